@@ -1,0 +1,63 @@
+# install.cmake: what `cmake --install` puts into the prefix, as upstream:
+# the library, public headers, netcdf.pc, nc-config, libnetcdf.settings and
+# the CMake package (netCDFConfig.cmake exporting netCDF::netcdf).
+include(CMakePackageConfigHelpers)
+
+set(NC_PUBLIC_HEADERS
+  include/netcdf.h include/netcdf_mem.h include/netcdf_aux.h include/netcdf_filter.h
+  include/netcdf_filter_build.h include/netcdf_par.h include/netcdf_dispatch.h)
+foreach(h ${NC_PUBLIC_HEADERS})
+  if(EXISTS ${CMAKE_SOURCE_DIR}/${h})
+    install(FILES ${h} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  endif()
+endforeach()
+install(FILES ${CMAKE_BINARY_DIR}/include/netcdf_meta.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+
+install(TARGETS netcdf EXPORT netCDFTargets
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+  INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(EXPORT netCDFTargets NAMESPACE netCDF::
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/netCDF)
+
+# Feature words for nc-config, netcdf.pc and libnetcdf.settings.
+macro(nc_yesno var flag)
+  if(${flag})
+    set(${var} yes)
+  else()
+    set(${var} no)
+  endif()
+endmacro()
+nc_yesno(NC_CFG_NC2 NETCDF_ENABLE_V2_API)
+nc_yesno(NC_CFG_CDF5 NETCDF_ENABLE_CDF5)
+nc_yesno(NC_CFG_NC4 NETCDF_ENABLE_HDF5)
+nc_yesno(NC_CFG_HDF5 NETCDF_ENABLE_HDF5)
+nc_yesno(NC_CFG_HDF4 NETCDF_ENABLE_HDF4)
+nc_yesno(NC_CFG_DAP2 NETCDF_ENABLE_DAP)
+nc_yesno(NC_CFG_DAP4 NETCDF_ENABLE_DAP4)
+nc_yesno(NC_CFG_NCZARR NETCDF_ENABLE_NCZARR)
+nc_yesno(NC_CFG_S3 NETCDF_ENABLE_S3)
+nc_yesno(NC_CFG_PNETCDF NETCDF_ENABLE_PNETCDF)
+nc_yesno(NC_CFG_PARALLEL4 NETCDF_ENABLE_PARALLEL4)
+nc_yesno(NC_CFG_PLUGINS NETCDF_ENABLE_PLUGINS)
+nc_yesno(NC_CFG_BENCHMARKS OFF)
+set(NC_CFG_PREFIX ${CMAKE_INSTALL_PREFIX})
+set(NC_CFG_LIBDIR ${CMAKE_INSTALL_FULL_LIBDIR})
+set(NC_CFG_INCLUDEDIR ${CMAKE_INSTALL_FULL_INCLUDEDIR})
+set(NC_CFG_CC ${CMAKE_C_COMPILER})
+set(NC_CFG_PLUGINDIR "${PLUGIN_INSTALL_DIR}")
+set(NC_CFG_LIBS_PRIVATE "-lutf8proc -lpthread -lm -ldl")
+
+configure_file(cmake/netcdf.pc.in ${CMAKE_BINARY_DIR}/netcdf.pc @ONLY)
+configure_file(cmake/nc-config.in ${CMAKE_BINARY_DIR}/nc-config @ONLY)
+configure_file(cmake/libnetcdf.settings.in ${CMAKE_BINARY_DIR}/libnetcdf.settings @ONLY)
+configure_file(cmake/netCDFConfig.cmake.in ${CMAKE_BINARY_DIR}/netCDFConfig.cmake @ONLY)
+write_basic_package_version_file(${CMAKE_BINARY_DIR}/netCDFConfigVersion.cmake
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
+
+install(FILES ${CMAKE_BINARY_DIR}/netcdf.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+install(PROGRAMS ${CMAKE_BINARY_DIR}/nc-config DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(FILES ${CMAKE_BINARY_DIR}/libnetcdf.settings DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(FILES ${CMAKE_BINARY_DIR}/netCDFConfig.cmake ${CMAKE_BINARY_DIR}/netCDFConfigVersion.cmake
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/netCDF)

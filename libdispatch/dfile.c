@@ -1,0 +1,420 @@
+/* dfile.c: file-level entry points: create, open, close, modes, inquiry.
+ *
+ * NC_create and NC_open are the single paths every variant goes through
+ * (nc_create, nc__create_mp, nc_create_mem, nc_open_mem, ...).  They infer
+ * the model, register an NC record and hand over to the format's slot.
+ */
+#include "config.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "ncstate.h"
+#include "ncinfer.h"
+#include "netcdf_mem.h"
+
+#define MIN_MAGIC_LEN 4  /* bytes a memory image needs for inference */
+
+/* The table serving a model, or NC_ENOTBUILT. */
+static int
+table_for(const NCmodel *m, const NC_Dispatch **tablep)
+{
+    if (m->impl == NC_FORMATX_NC3) {
+        *tablep = NC3_dispatch_table;
+        return NC_NOERR;
+    }
+    for (int i = 0; i < NC_MAX_UDF_FORMATS; i++) {
+        if (m->impl == NC_udf_formatx(i)) {
+            NC_UDF u = NC_udf_get(i);
+            if (u.table == NULL)
+                return NC_ENOTBUILT;
+            *tablep = u.table;
+            return NC_NOERR;
+        }
+    }
+    return NC_ENOTBUILT;  /* HDF5, HDF4, DAP, NCZarr, PnetCDF: not in this build */
+}
+
+/* Mode-flag combinations that make no sense for any format. */
+static int
+check_create_mode(int cmode)
+{
+    int formats = 0;
+    if (cmode & NC_64BIT_OFFSET) formats++;
+    if (cmode & NC_64BIT_DATA) formats++;
+    if (cmode & NC_NETCDF4) formats++;
+    if (formats > 1)
+        return NC_EINVAL;
+    if ((cmode & NC_MMAP) && (cmode & NC_INMEMORY))
+        return NC_EINVAL;
+    if (cmode & NC_MPIIO)
+        return NC_ENOPAR;
+    return NC_NOERR;
+}
+
+static int
+register_and_call(NC *nc, int iscreate, const char *path, int mode, size_t initialsz,
+                  int basepe, size_t *chunksizehintp, void *parameters, int *ncidp)
+{
+    int stat;
+    if ((stat = NC_registry_add(nc))) {
+        NC_free(nc);
+        return stat;
+    }
+    if (iscreate)
+        stat = nc->dispatch->create(path, mode, initialsz, basepe, chunksizehintp,
+                                    parameters, nc->dispatch, nc->ext_ncid);
+    else
+        stat = nc->dispatch->open(path, mode, basepe, chunksizehintp, parameters,
+                                  nc->dispatch, nc->ext_ncid);
+    if (stat != NC_NOERR) {
+        NC_registry_remove(nc);
+        NC_free(nc);
+        return stat;
+    }
+    if (ncidp != NULL)
+        *ncidp = nc->ext_ncid;
+    return NC_NOERR;
+}
+
+static int
+NC_create(const char *path0, int cmode, size_t initialsz, int basepe,
+          size_t *chunksizehintp, void *parameters, int *ncidp)
+{
+    int stat, isurl = 0;
+    char *path = NULL;
+    NCmodel m;
+    const NC_Dispatch *table = NULL;
+    NC *nc = NULL;
+
+    if ((stat = NC_ensure_initialized()))
+        return stat;
+    if (path0 == NULL || ncidp == NULL)
+        return NC_EINVAL;
+    if ((stat = check_create_mode(cmode)))
+        return stat;
+    if ((stat = NC_infer_url(path0, &isurl, &m, &path)))
+        return stat;
+    if (isurl) {
+        /* Remote creation needs NCZarr/S3, not in this build. */
+        free(path);
+        return NC_ENOTBUILT;
+    }
+    if ((stat = NC_infer_create(cmode, NC_get_default_format(), &m)))
+        goto done;
+    if ((stat = table_for(&m, &table)))
+        goto done;
+    cmode |= m.mode;
+    if ((stat = NC_new(path ? path : path0, cmode, m.impl, table, &nc)))
+        goto done;
+    stat = register_and_call(nc, 1, path ? path : path0, cmode, initialsz, basepe,
+                             chunksizehintp, parameters, ncidp);
+done:
+    free(path);
+    return stat;
+}
+
+static int
+NC_open(const char *path0, int omode, int basepe, size_t *chunksizehintp,
+        void *parameters, int *ncidp)
+{
+    int stat, isurl = 0;
+    char *path = NULL;
+    NCmodel m = {0, 0, 0};
+    const NC_Dispatch *table = NULL;
+    NC *nc = NULL;
+
+    if ((stat = NC_ensure_initialized()))
+        return stat;
+    if (path0 == NULL || ncidp == NULL)
+        return NC_EINVAL;
+    if (omode & NC_MPIIO)
+        return NC_ENOPAR;
+    if ((stat = NC_infer_url(path0, &isurl, &m, &path)))
+        return stat;
+    if (isurl) {
+        stat = NC_ENOTBUILT;  /* DAP, NCZarr, S3 and byte ranges are not built yet */
+        goto done;
+    }
+    if ((omode & NC_INMEMORY) && parameters != NULL) {
+        const NC_memio *mem = parameters;
+        if (mem->memory == NULL || mem->size < MIN_MAGIC_LEN) {
+            stat = NC_ENOTNC;
+            goto done;
+        }
+        stat = NC_infer_bytes(mem->memory, mem->size, &m);
+    } else {
+        stat = NC_infer_open(path ? path : path0, &m);
+    }
+    if (stat)
+        goto done;
+    if ((stat = table_for(&m, &table)))
+        goto done;
+    omode |= m.mode;
+    if ((stat = NC_new(path ? path : path0, omode, m.impl, table, &nc)))
+        goto done;
+    stat = register_and_call(nc, 0, path ? path : path0, omode, 0, basepe,
+                             chunksizehintp, parameters, ncidp);
+done:
+    free(path);
+    return stat;
+}
+
+/* ---- create ------------------------------------------------------------------------ */
+
+int
+nc_create(const char *path, int cmode, int *ncidp)
+{
+    return NC_create(path, cmode, 0, 0, NULL, NULL, ncidp);
+}
+
+int
+nc__create(const char *path, int cmode, size_t initialsz, size_t *chunksizehintp, int *ncidp)
+{
+    return NC_create(path, cmode, initialsz, 0, chunksizehintp, NULL, ncidp);
+}
+
+int
+nc__create_mp(const char *path, int cmode, size_t initialsz, int basepe,
+              size_t *chunksizehintp, int *ncidp)
+{
+    return NC_create(path, cmode, initialsz, basepe, chunksizehintp, NULL, ncidp);
+}
+
+int
+nc_create_mem(const char *path, int mode, size_t initialsize, int *ncidp)
+{
+    if (mode & NC_MMAP)
+        return NC_EINVAL;
+    return NC_create(path, mode | NC_INMEMORY, initialsize, 0, NULL, NULL, ncidp);
+}
+
+/* ---- open ---------------------------------------------------------------------------- */
+
+int
+nc_open(const char *path, int mode, int *ncidp)
+{
+    return NC_open(path, mode, 0, NULL, NULL, ncidp);
+}
+
+int
+nc__open(const char *path, int mode, size_t *chunksizehintp, int *ncidp)
+{
+    return NC_open(path, mode, 0, chunksizehintp, NULL, ncidp);
+}
+
+int
+nc__open_mp(const char *path, int mode, int basepe, size_t *chunksizehintp, int *ncidp)
+{
+    return NC_open(path, mode, basepe, chunksizehintp, NULL, ncidp);
+}
+
+int
+nc_open_mem(const char *path, int mode, size_t size, void *memory, int *ncidp)
+{
+    NC_memio mem;
+    if (path == NULL || memory == NULL || size < MIN_MAGIC_LEN)
+        return NC_EINVAL;
+    if (mode & (NC_WRITE | NC_MMAP))
+        return NC_EINVAL;
+    mem.size = size;
+    mem.memory = memory;
+    mem.flags = NC_MEMIO_LOCKED;  /* the caller's buffer: never realloc'd or freed */
+    return NC_open(path, mode | NC_INMEMORY, 0, NULL, &mem, ncidp);
+}
+
+int
+nc_open_memio(const char *path, int mode, NC_memio *params, int *ncidp)
+{
+    if (path == NULL || params == NULL)
+        return NC_EINVAL;
+    if (params->memory == NULL || params->size < MIN_MAGIC_LEN)
+        return NC_EINVAL;
+    if (mode & NC_MMAP)
+        return NC_EINVAL;
+    return NC_open(path, mode | NC_INMEMORY, 0, NULL, params, ncidp);
+}
+
+/* ---- close, abort, delete --------------------------------------------------------- */
+
+static int
+NC_close(int ncid, NC_memio *memio)
+{
+    NC *nc;
+    int stat;
+    if ((stat = NC_check_id(ncid, &nc)))
+        return stat;
+    if ((stat = nc->dispatch->close(ncid, memio)))
+        return stat;
+    NC_registry_remove(nc);
+    NC_free(nc);
+    return NC_NOERR;
+}
+
+int
+nc_close(int ncid)
+{
+    return NC_close(ncid, NULL);
+}
+
+int
+nc_close_memio(int ncid, NC_memio *memio)
+{
+    return NC_close(ncid, memio);
+}
+
+int
+nc_abort(int ncid)
+{
+    NC *nc;
+    int stat;
+    if ((stat = NC_check_id(ncid, &nc)))
+        return stat;
+    stat = nc->dispatch->abort(ncid);
+    NC_registry_remove(nc);
+    NC_free(nc);
+    return stat;
+}
+
+int
+nc_delete_mp(const char *path, int basepe)
+{
+    int ncid, stat;
+    /* Only a file we recognise as netCDF is deleted. */
+    if ((stat = NC_open(path, NC_NOWRITE, basepe, NULL, NULL, &ncid)))
+        return stat;
+    if ((stat = nc_close(ncid)))
+        return stat;
+    if (unlink(path) != 0)
+        return errno ? errno : NC_EIO;
+    return NC_NOERR;
+}
+
+int
+nc_delete(const char *path)
+{
+    return nc_delete_mp(path, 0);
+}
+
+/* ---- define mode ------------------------------------------------------------------- */
+
+int
+nc_redef(int ncid)
+{
+    NC *nc;
+    int stat = NC_check_id(ncid, &nc);
+    return stat ? stat : nc->dispatch->redef(ncid);
+}
+
+int
+nc__enddef(int ncid, size_t h_minfree, size_t v_align, size_t v_minfree, size_t r_align)
+{
+    NC *nc;
+    int stat = NC_check_id(ncid, &nc);
+    return stat ? stat : nc->dispatch->_enddef(ncid, h_minfree, v_align, v_minfree, r_align);
+}
+
+int
+nc_enddef(int ncid)
+{
+    /* Upstream's defaults: no extra header space, align on 4 bytes. */
+    return nc__enddef(ncid, 0, 1, 0, 1);
+}
+
+int
+nc_sync(int ncid)
+{
+    NC *nc;
+    int stat = NC_check_id(ncid, &nc);
+    return stat ? stat : nc->dispatch->sync(ncid);
+}
+
+int
+nc_set_fill(int ncid, int fillmode, int *old_modep)
+{
+    NC *nc;
+    int stat = NC_check_id(ncid, &nc);
+    if (stat)
+        return stat;
+    if (fillmode != NC_FILL && fillmode != NC_NOFILL)
+        return NC_EINVAL;
+    return nc->dispatch->set_fill(ncid, fillmode, old_modep);
+}
+
+/* ---- inquiry ---------------------------------------------------------------------------- */
+
+int
+nc_inq_path(int ncid, size_t *pathlen, char *path)
+{
+    NC *nc;
+    int stat = NC_check_id(ncid, &nc);
+    if (stat)
+        return stat;
+    if (pathlen != NULL)
+        *pathlen = strlen(nc->path);
+    if (path != NULL)
+        strcpy(path, nc->path);
+    return NC_NOERR;
+}
+
+int
+nc_inq(int ncid, int *ndimsp, int *nvarsp, int *nattsp, int *unlimdimidp)
+{
+    NC *nc;
+    int stat = NC_check_id(ncid, &nc);
+    return stat ? stat : nc->dispatch->inq(ncid, ndimsp, nvarsp, nattsp, unlimdimidp);
+}
+
+int nc_inq_ndims(int ncid, int *ndimsp) { return nc_inq(ncid, ndimsp, NULL, NULL, NULL); }
+int nc_inq_nvars(int ncid, int *nvarsp) { return nc_inq(ncid, NULL, nvarsp, NULL, NULL); }
+int nc_inq_natts(int ncid, int *nattsp) { return nc_inq(ncid, NULL, NULL, nattsp, NULL); }
+int nc_inq_unlimdim(int ncid, int *unlimdimidp) { return nc_inq(ncid, NULL, NULL, NULL, unlimdimidp); }
+
+int
+nc_inq_unlimdims(int ncid, int *nunlimdimsp, int *unlimdimidsp)
+{
+    NC *nc;
+    int stat = NC_check_id(ncid, &nc);
+    return stat ? stat : nc->dispatch->inq_unlimdims(ncid, nunlimdimsp, unlimdimidsp);
+}
+
+int
+nc_inq_format(int ncid, int *formatp)
+{
+    NC *nc;
+    int stat = NC_check_id(ncid, &nc);
+    return stat ? stat : nc->dispatch->inq_format(ncid, formatp);
+}
+
+int
+nc_inq_format_extended(int ncid, int *formatp, int *modep)
+{
+    NC *nc;
+    int stat = NC_check_id(ncid, &nc);
+    return stat ? stat : nc->dispatch->inq_format_extended(ncid, formatp, modep);
+}
+
+int
+nc_show_metadata(int ncid)
+{
+    NC *nc;
+    int stat = NC_check_id(ncid, &nc);
+    return stat ? stat : nc->dispatch->show_metadata(ncid);
+}
+
+/* Multi-processor stubs kept for old programs: one processing element only. */
+int
+nc_set_base_pe(int ncid, int pe)
+{
+    (void)pe;
+    return NC_check_id(ncid, NULL);
+}
+
+int
+nc_inq_base_pe(int ncid, int *pe)
+{
+    int stat = NC_check_id(ncid, NULL);
+    if (stat == NC_NOERR && pe != NULL)
+        *pe = 0;
+    return stat;
+}

@@ -1,0 +1,376 @@
+/* dglobal.c: global library state and the library-wide API calls.
+ *
+ * Sections: lock and lazy start-up; the registry of open files; the
+ * default format; user-defined format slots; library-wide settings
+ * (chunk cache, alignment, metadata block size, logging); version.
+ */
+#include "config.h"
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ncstate.h"
+#include "netcdf_meta.h"
+
+static pthread_mutex_t nc_global_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Everything below is guarded by nc_global_lock. */
+static NC *open_files[NC_MAX_OPEN_FILES + 1]; /* slot 0 unused */
+static int n_open_files;
+static int default_format = NC_FORMAT_CLASSIC;
+static NC_UDF udf_slots[NC_MAX_UDF_FORMATS];
+static size_t cache_size = 16777216;     /* upstream's CHUNK_CACHE_SIZE */
+static size_t cache_nelems = 4133;       /* upstream's CHUNK_CACHE_NELEMS */
+static float cache_preemption = 0.75f;   /* upstream's CHUNK_CACHE_PREEMPTION */
+static int align_threshold;
+static int align_alignment;
+static size_t meta_block_size;
+static int log_level = -1;
+static int initialized;
+
+void NC_lock(void) { pthread_mutex_lock(&nc_global_lock); }
+void NC_unlock(void) { pthread_mutex_unlock(&nc_global_lock); }
+
+/* ---- start-up and shutdown ------------------------------------------------ */
+
+int
+nc_initialize(void)
+{
+    int stat = NC_NOERR;
+    NC_lock();
+    if (!initialized) {
+        if ((stat = NC3_initialize()) == NC_NOERR)
+            initialized = 1;
+    }
+    NC_unlock();
+    return stat;
+}
+
+int
+NC_ensure_initialized(void)
+{
+    int done;
+    NC_lock();
+    done = initialized;
+    NC_unlock();
+    return done ? NC_NOERR : nc_initialize();
+}
+
+extern int NC_plugin_path_finalize(void) __attribute__((weak));
+extern int NC_rc_finalize(void) __attribute__((weak));
+
+int
+nc_finalize(void)
+{
+    int stat = NC_NOERR;
+    NC_lock();
+    if (initialized) {
+        stat = NC3_finalize();
+        initialized = 0;
+    }
+    NC_unlock();
+    /* Optional modules release their state if they are linked in. */
+    if (NC_plugin_path_finalize) NC_plugin_path_finalize();
+    if (NC_rc_finalize) NC_rc_finalize();
+    return stat;
+}
+
+/* ---- registry ---------------------------------------------------------------- */
+
+int
+NC_new(const char *path, int mode, int model, const NC_Dispatch *table, NC **ncpp)
+{
+    NC *nc = calloc(1, sizeof(NC));
+    if (nc == NULL)
+        return NC_ENOMEM;
+    nc->path = strdup(path != NULL ? path : "");
+    if (nc->path == NULL) {
+        free(nc);
+        return NC_ENOMEM;
+    }
+    nc->mode = mode;
+    nc->model = model;
+    nc->dispatch = table;
+    *ncpp = nc;
+    return NC_NOERR;
+}
+
+void
+NC_free(NC *nc)
+{
+    if (nc == NULL)
+        return;
+    free(nc->path);
+    free(nc);
+}
+
+int
+NC_registry_add(NC *nc)
+{
+    int stat = NC_ENFILE;
+    NC_lock();
+    for (int slot = 1; slot <= NC_MAX_OPEN_FILES; slot++) {
+        if (open_files[slot] == NULL) {
+            open_files[slot] = nc;
+            nc->ext_ncid = slot << NC_ID_SHIFT;
+            n_open_files++;
+            stat = NC_NOERR;
+            break;
+        }
+    }
+    NC_unlock();
+    return stat;
+}
+
+void
+NC_registry_remove(NC *nc)
+{
+    int slot = nc->ext_ncid >> NC_ID_SHIFT;
+    NC_lock();
+    if (slot > 0 && slot <= NC_MAX_OPEN_FILES && open_files[slot] == nc) {
+        open_files[slot] = NULL;
+        n_open_files--;
+    }
+    NC_unlock();
+}
+
+int
+NC_registry_count(void)
+{
+    int n;
+    NC_lock();
+    n = n_open_files;
+    NC_unlock();
+    return n;
+}
+
+int
+NC_check_id(int ncid, NC **ncpp)
+{
+    int slot = (int)((unsigned)ncid >> NC_ID_SHIFT);
+    NC *nc = NULL;
+    if (ncid < 0 || slot == 0 || slot > NC_MAX_OPEN_FILES)
+        return NC_EBADID;
+    NC_lock();
+    nc = open_files[slot];
+    NC_unlock();
+    if (nc == NULL)
+        return NC_EBADID;
+    if (ncpp != NULL)
+        *ncpp = nc;
+    return NC_NOERR;
+}
+
+/* ---- default format ---------------------------------------------------------- */
+
+int
+nc_set_default_format(int format, int *old_formatp)
+{
+    int ok = format == NC_FORMAT_CLASSIC || format == NC_FORMAT_64BIT_OFFSET
+             || format == NC_FORMAT_64BIT_DATA || format == NC_FORMAT_NETCDF4
+             || format == NC_FORMAT_NETCDF4_CLASSIC;
+    NC_lock();
+    if (old_formatp != NULL)
+        *old_formatp = default_format;
+    if (ok)
+        default_format = format;
+    NC_unlock();
+    return ok ? NC_NOERR : NC_EINVAL;
+}
+
+int
+NC_get_default_format(void)
+{
+    int f;
+    NC_lock();
+    f = default_format;
+    NC_unlock();
+    return f;
+}
+
+/* ---- user-defined formats ---------------------------------------------------- */
+
+static const int udf_flags[NC_MAX_UDF_FORMATS] = {
+    NC_UDF0, NC_UDF1, NC_UDF2, NC_UDF3, NC_UDF4,
+    NC_UDF5, NC_UDF6, NC_UDF7, NC_UDF8, NC_UDF9
+};
+static const int udf_formatx[NC_MAX_UDF_FORMATS] = {
+    NC_FORMATX_UDF0, NC_FORMATX_UDF1, NC_FORMATX_UDF2, NC_FORMATX_UDF3, NC_FORMATX_UDF4,
+    NC_FORMATX_UDF5, NC_FORMATX_UDF6, NC_FORMATX_UDF7, NC_FORMATX_UDF8, NC_FORMATX_UDF9
+};
+
+int
+NC_udf_slot(int mode)
+{
+    int found = -1;
+    for (int i = 0; i < NC_MAX_UDF_FORMATS; i++) {
+        if (mode & udf_flags[i]) {
+            if (found >= 0)
+                return -1;  /* more than one UDF bit: ambiguous */
+            found = i;
+        }
+    }
+    return found;
+}
+
+int
+NC_udf_formatx(int slot)
+{
+    return (slot >= 0 && slot < NC_MAX_UDF_FORMATS) ? udf_formatx[slot] : NC_FORMATX_UNDEFINED;
+}
+
+NC_UDF
+NC_udf_get(int slot)
+{
+    NC_UDF u;
+    NC_lock();
+    u = udf_slots[slot];
+    NC_unlock();
+    return u;
+}
+
+int
+nc_def_user_format(int mode_flag, NC_Dispatch *dispatch_table, char *magic_number)
+{
+    int slot = NC_udf_slot(mode_flag);
+    if (slot < 0 || dispatch_table == NULL)
+        return NC_EINVAL;
+    if (dispatch_table->dispatch_version != NC_DISPATCH_VERSION)
+        return NC_EINVAL;
+    if (magic_number != NULL && strlen(magic_number) > NC_MAX_MAGIC_NUMBER_LEN)
+        return NC_EINVAL;
+    NC_lock();
+    udf_slots[slot].table = dispatch_table;
+    memset(udf_slots[slot].magic, 0, sizeof udf_slots[slot].magic);
+    if (magic_number != NULL)
+        strcpy(udf_slots[slot].magic, magic_number);
+    NC_unlock();
+    return NC_NOERR;
+}
+
+int
+nc_inq_user_format(int mode_flag, NC_Dispatch **dispatch_table, char *magic_number)
+{
+    int slot = NC_udf_slot(mode_flag);
+    NC_UDF u;
+    if (slot < 0)
+        return NC_EINVAL;
+    u = NC_udf_get(slot);
+    if (dispatch_table != NULL)
+        *dispatch_table = u.table;
+    if (magic_number != NULL)
+        strcpy(magic_number, u.magic);
+    return NC_NOERR;
+}
+
+/* ---- library-wide settings --------------------------------------------------- */
+
+int
+nc_set_chunk_cache(size_t size, size_t nelems, float preemption)
+{
+    if (preemption < 0.0f || preemption > 1.0f)
+        return NC_EINVAL;
+    NC_lock();
+    cache_size = size;
+    cache_nelems = nelems;
+    cache_preemption = preemption;
+    NC_unlock();
+    return NC_NOERR;
+}
+
+int
+nc_get_chunk_cache(size_t *sizep, size_t *nelemsp, float *preemptionp)
+{
+    NC_get_chunk_cache_defaults(sizep, nelemsp, preemptionp);
+    return NC_NOERR;
+}
+
+void
+NC_get_chunk_cache_defaults(size_t *sizep, size_t *nelemsp, float *preemptionp)
+{
+    NC_lock();
+    if (sizep) *sizep = cache_size;
+    if (nelemsp) *nelemsp = cache_nelems;
+    if (preemptionp) *preemptionp = cache_preemption;
+    NC_unlock();
+}
+
+/* Fortran wrappers: sizes in MiB and preemption in percent, as upstream. */
+int
+nc_set_chunk_cache_ints(int size, int nelems, int preemption)
+{
+    if (size <= 0 || nelems <= 0 || preemption < 0 || preemption > 100)
+        return NC_EINVAL;
+    return nc_set_chunk_cache((size_t)size, (size_t)nelems, (float)preemption / 100.0f);
+}
+
+int
+nc_get_chunk_cache_ints(int *sizep, int *nelemsp, int *preemptionp)
+{
+    size_t size, nelems;
+    float pre;
+    NC_get_chunk_cache_defaults(&size, &nelems, &pre);
+    if (sizep) *sizep = (int)size;
+    if (nelemsp) *nelemsp = (int)nelems;
+    if (preemptionp) *preemptionp = (int)(pre * 100.0f);
+    return NC_NOERR;
+}
+
+int
+nc_set_alignment(int threshold, int alignment)
+{
+    NC_lock();
+    align_threshold = threshold;
+    align_alignment = alignment;
+    NC_unlock();
+    return NC_NOERR;
+}
+
+int
+nc_get_alignment(int *thresholdp, int *alignmentp)
+{
+    NC_lock();
+    if (thresholdp) *thresholdp = align_threshold;
+    if (alignmentp) *alignmentp = align_alignment;
+    NC_unlock();
+    return NC_NOERR;
+}
+
+int
+nc_set_meta_block_size(size_t size)
+{
+    NC_lock();
+    meta_block_size = size;
+    NC_unlock();
+    return NC_NOERR;
+}
+
+int
+nc_get_meta_block_size(size_t *sizep)
+{
+    if (sizep == NULL)
+        return NC_EINVAL;
+    NC_lock();
+    *sizep = meta_block_size;
+    NC_unlock();
+    return NC_NOERR;
+}
+
+/* Logging is a build option upstream; when it is off the call succeeds and
+ * returns NC_NOERR without printing anything, as upstream does. */
+int
+nc_set_log_level(int new_level)
+{
+    NC_lock();
+    log_level = new_level;
+    NC_unlock();
+    return NC_NOERR;
+}
+
+/* ---- version ---------------------------------------------------------------------- */
+
+const char *
+nc_inq_libvers(void)
+{
+    /* Starts with the version number, as clients parse it (e.g. "4.10.1"). */
+    return NC_VERSION " of " __DATE__ " " __TIME__ " $";
+}

@@ -1,0 +1,31 @@
+/* ncapi.h: small macros shared by the API entry-point files of libdispatch.
+ * Not for format layers. */
+#ifndef NCAPI_H
+#define NCAPI_H
+
+#include <stdlib.h>
+#include "ncdispatch.h"
+
+/* Bind `nc` to ncid's record or return its error. */
+#define WITH_NC(ncid) \
+    NC *nc; do { int st_ = NC_check_id((ncid), &nc); if (st_) return st_; } while (0)
+
+/* Return the value of expr evaluated with `nm` bound to the NFC form of name. */
+#define RETURN_WITH_NAME(name, nm, expr) do {                     \
+        char *norm_ = NULL;                                       \
+        int st_ = NC_normalize_name((name), &norm_);              \
+        if (st_) return st_;                                      \
+        {   const char *nm = norm_ ? norm_ : (name);              \
+            st_ = (expr); }                                       \
+        free(norm_);                                              \
+        return st_;                                               \
+    } while (0)
+
+/* As RETURN_WITH_NAME, after checking the name is valid for a new object. */
+#define RETURN_WITH_NEW_NAME(name, nm, expr) do {                 \
+        int chk_ = NC_check_name(name);                           \
+        if (chk_) return chk_;                                    \
+        RETURN_WITH_NAME(name, nm, expr);                         \
+    } while (0)
+
+#endif /* NCAPI_H */

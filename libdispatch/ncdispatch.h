@@ -1,0 +1,91 @@
+/* ncdispatch.h: libdispatch's contract with the format layers.
+ *
+ * Owns: the registry of open files (one NC record per file), model
+ * inference, the checks common to every format, and the small helpers that
+ * every layer shares.  Format layers include this header and
+ * netcdf_dispatch.h; nothing else of libdispatch is visible to them.
+ *
+ * Ids: an external ncid is (file slot << 16) | group id.  The root group of
+ * every file has group id 0, so a classic file's ncid is slot << 16.
+ *
+ * Lifecycle: nc_create/nc_open allocate the NC record and register it
+ * *before* calling the format's create/open slot with the new ncid, so the
+ * format finds its record with NC_check_id() and hangs its own state on
+ * nc->dispatchdata.  If create/open fails, libdispatch unregisters and frees
+ * the record; the format must already have freed its own state.  After a
+ * successful close/abort slot the format has freed dispatchdata and
+ * libdispatch frees the record.
+ *
+ * Checks done here before any slot is called: the ncid names an open file;
+ * required output pointers are non-NULL where the API says so; names of new
+ * or renamed objects are valid (NC_check_name) and all names are passed to
+ * slots in Unicode NFC.  Coordinate bounds are checked by the format.
+ *
+ * Threading: the registry is guarded by one lock; an open file is not
+ * shared between threads without the caller's own locking, as upstream.
+ */
+#ifndef NCDISPATCH_H
+#define NCDISPATCH_H
+
+#include <stddef.h>
+#include "netcdf.h"
+#include "netcdf_dispatch.h"
+
+#define NC_ID_SHIFT 16          /* ncid = slot << NC_ID_SHIFT | group id */
+#define NC_GRP_MASK 0xffff      /* group-id bits of an ncid */
+#define NC_MAX_OPEN_FILES 32767 /* slots 1..32767; slot 0 is never used */
+
+/* One open file. */
+typedef struct NC {
+    int ext_ncid;                /* slot << NC_ID_SHIFT */
+    int model;                   /* NC_FORMATX_* of the dispatch table */
+    int mode;                    /* mode flags as given to create/open (+ inferred) */
+    char *path;                  /* path or URL as given; owned by the record */
+    const NC_Dispatch *dispatch; /* the format's table; borrowed */
+    void *dispatchdata;          /* the format's per-file state; owned by the format */
+} NC;
+
+/* The record of the file that ncid belongs to (group bits ignored).
+ * NC_EBADID if no such file is open. */
+int NC_check_id(int ncid, NC **ncpp);
+
+/* Name rules shared by all formats: NC_EBADNAME for a name that is not
+ * valid UTF-8, is empty, starts with a character other than a letter,
+ * digit >= 0x80 byte or '_' , contains '/' or control characters, or ends
+ * in white space; NC_EMAXNAME if longer than NC_MAX_NAME bytes. */
+int NC_check_name(const char *name);
+
+/* NFC-normalise a UTF-8 name.  *normp gets a new string (caller frees), or
+ * NULL when name is already normal (pure ASCII: the common case, no
+ * allocation).  NC_EBADNAME for NULL or invalid UTF-8. */
+int NC_normalize_name(const char *name, char **normp);
+
+/* Size in bytes of one value of an atomic type in memory (NC_STRING:
+ * sizeof(char*)); 0 for anything else. */
+size_t NC_atomictypelen(nc_type xtype);
+
+/* Generic strided and mapped access, built on a table's get_vara/put_vara
+ * and get_vars/put_vars.  Layers without a faster path point their slots here. */
+int NCDEFAULT_get_vars(int ncid, int varid, const size_t *start, const size_t *edges,
+                       const ptrdiff_t *stride, void *value, nc_type memtype);
+int NCDEFAULT_put_vars(int ncid, int varid, const size_t *start, const size_t *edges,
+                       const ptrdiff_t *stride, const void *value, nc_type memtype);
+int NCDEFAULT_get_varm(int ncid, int varid, const size_t *start, const size_t *edges,
+                       const ptrdiff_t *stride, const ptrdiff_t *imapp, void *value,
+                       nc_type memtype);
+int NCDEFAULT_put_varm(int ncid, int varid, const size_t *start, const size_t *edges,
+                       const ptrdiff_t *stride, const ptrdiff_t *imapp,
+                       const void *value, nc_type memtype);
+
+/* The default format for nc_create() without a format flag (NC_FORMAT_*),
+ * as set by nc_set_default_format(). */
+int NC_get_default_format(void);
+
+/* Dispatch tables of the formats built into this library. */
+extern const NC_Dispatch *NC3_dispatch_table;
+
+/* Format layer start-up and shutdown, called once by nc_initialize/nc_finalize. */
+int NC3_initialize(void);
+int NC3_finalize(void);
+
+#endif /* NCDISPATCH_H */

@@ -1,0 +1,870 @@
+/* nc3data.c: reading and writing classic variable data, and fill values.
+ *
+ * Access engine: a request (start, count, stride) is reduced to "rows":
+ * inner dimensions read whole with stride 1 are merged with their outer
+ * neighbour while the bytes stay contiguous, so a slab of full rows is one
+ * row.  Each row is a run of n elements at a fixed element stride.
+ *   - contiguous rows are read straight into the caller's buffer (into its
+ *     tail when the memory type is wider) and converted in place;
+ *   - strided or small rows are gathered from a 1 MiB window of the file;
+ *   - writes encode into a 1 MiB staging buffer and pwrite it; strided
+ *     writes read-modify-write the covered span.
+ *
+ * Deferred fill: in fill mode a fixed-size variable is not filled at
+ * enddef.  It is marked fillpending and the byte ranges written to it are
+ * recorded; only the never-written gaps are filled, when the variable is
+ * read, written with a stride, when the range list grows long, and at
+ * sync/redef/close.  The resulting file is identical to filling first.
+ * Record variables are filled (file-wide fill mode, as upstream) when the
+ * record count grows.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "nc3internal.h"
+#include "ncx.h"
+
+#define MAX_RANGES 64           /* written ranges tracked before filling early */
+
+/* ---- fill values ---------------------------------------------------------- */
+
+/* External bytes of one fill element of var: its _FillValue or the default.
+ * NC_EBADTYPE if _FillValue has the wrong type or not exactly one value. */
+int
+nc3_fill_value(const NC3_var *var, unsigned char xfill[8])
+{
+    const NC3_att *fa = nc3_find_att(&var->atts, _FillValue, NULL);
+    unsigned char native[8];
+    int stat;
+    if (fa != NULL) {
+        if (fa->type != var->type || fa->nelems != 1)
+            return NC_EBADTYPE;
+        memcpy(xfill, fa->xvalue, var->xsz);
+        return NC_NOERR;
+    }
+    if ((stat = ncx_default_fill(var->type, native)))
+        return stat;
+    if (var->type == NC_CHAR) {
+        xfill[0] = native[0];
+        return NC_NOERR;
+    }
+    stat = ncx_putn(var->type, native, var->type, xfill, 1, NULL);
+    return stat == NC_ERANGE ? NC_NOERR : stat;
+}
+
+/* Write the fill pattern of var over [off, off+n) of the file; off is at
+ * an element boundary of the pattern. */
+static int
+write_fill(NC3_info *info, const NC3_var *var, unsigned long long off, unsigned long long n)
+{
+    unsigned char xfill[8], *buf;
+    size_t i, blk;
+    int stat;
+    if (n == 0)
+        return NC_NOERR;
+    if ((stat = nc3_fill_value(var, xfill)) || (stat = nc3_iobuf(info, &buf)))
+        return stat;
+    blk = NC3_IOBUF;
+    if (blk > n)
+        blk = (size_t)((n + var->xsz - 1) / var->xsz * var->xsz);
+    for (i = 0; i < blk; i += var->xsz)
+        memcpy(buf + i, xfill, var->xsz);
+    while (n > 0) {
+        size_t w = n < NC3_IOBUF ? (size_t)n : NC3_IOBUF;
+        if ((stat = info->io->write_at(info->io, (long long)off, buf, w)))
+            return stat;
+        off += w;
+        n -= w;
+    }
+    return NC_NOERR;
+}
+
+/* Fill the never-written parts of a fillpending fixed variable. */
+int
+nc3_flush_fill(NC3_info *info, NC3_var *var)
+{
+    unsigned long long pos = 0;
+    size_t i;
+    int stat = NC_NOERR;
+    if (!var->fillpending)
+        return NC_NOERR;
+    for (i = 0; i < var->nwritten && stat == NC_NOERR; i++) {
+        if (var->written[i].lo > pos)
+            stat = write_fill(info, var, (unsigned long long)var->begin + pos, var->written[i].lo - pos);
+        pos = var->written[i].hi;
+    }
+    if (stat == NC_NOERR && pos < var->len)
+        stat = write_fill(info, var, (unsigned long long)var->begin + pos, var->len - pos);
+    if (stat == NC_NOERR) {
+        var->fillpending = 0;
+        free(var->written);
+        var->written = NULL;
+        var->nwritten = var->wcap = 0;
+    }
+    return stat;
+}
+
+int
+nc3_flush_all_fill(NC3_info *info)
+{
+    size_t i;
+    int stat;
+    for (i = 0; i < info->nvars; i++)
+        if ((stat = nc3_flush_fill(info, info->vars[i])))
+            return stat;
+    return NC_NOERR;
+}
+
+/* Record [lo, hi) (bytes from var->begin) as written. */
+static int
+note_written(NC3_info *info, NC3_var *var, unsigned long long lo, unsigned long long hi)
+{
+    size_t i, j;
+    NC3_range *r;
+    if (!var->fillpending || lo >= hi)
+        return NC_NOERR;
+    r = var->written;
+    /* Common case: appending right after (or overlapping) the last range. */
+    if (var->nwritten && lo >= r[var->nwritten - 1].lo) {
+        NC3_range *last = &r[var->nwritten - 1];
+        if (lo <= last->hi) {
+            if (hi > last->hi)
+                last->hi = hi;
+            return NC_NOERR;
+        }
+    }
+    if (var->nwritten == MAX_RANGES)
+        return nc3_flush_fill(info, var);   /* too scattered: fill the rest now */
+    if (var->nwritten == var->wcap) {
+        size_t ncap = var->wcap ? 2 * var->wcap : 4;
+        NC3_range *nr = realloc(var->written, ncap * sizeof *nr);
+        if (nr == NULL)
+            return NC_ENOMEM;
+        var->written = r = nr;
+        var->wcap = ncap;
+    }
+    /* Insert in order, then merge neighbours that touch. */
+    for (i = var->nwritten; i > 0 && r[i - 1].lo > lo; i--)
+        r[i] = r[i - 1];
+    r[i].lo = lo;
+    r[i].hi = hi;
+    var->nwritten++;
+    for (i = 0, j = 0; i < var->nwritten; i++) {
+        if (j > 0 && r[i].lo <= r[j - 1].hi) {
+            if (r[i].hi > r[j - 1].hi)
+                r[j - 1].hi = r[i].hi;
+        } else {
+            r[j++] = r[i];
+        }
+    }
+    var->nwritten = j;
+    return NC_NOERR;
+}
+
+/* Fill records [from, to) of the record variables with index >= first_var. */
+static int
+fill_recs(NC3_info *info, unsigned long long from, unsigned long long to, size_t first_var)
+{
+    size_t i, nrec = 0;
+    unsigned long long r;
+    int stat;
+    for (i = 0; i < info->nvars; i++)
+        if (info->vars[i]->isrec)
+            nrec++;
+    for (r = from; r < to; r++)
+        for (i = first_var; i < info->nvars; i++) {
+            const NC3_var *var = info->vars[i];
+            if (!var->isrec)
+                continue;
+            if ((stat = write_fill(info, var, (unsigned long long)var->begin + r * info->recsize,
+                                   nrec == 1 ? info->recsize : var->len)))
+                return stat;
+        }
+    return NC_NOERR;
+}
+
+int
+nc3_fill_records(NC3_info *info, unsigned long long from, unsigned long long to, int only_new_from)
+{
+    return fill_recs(info, from, to, only_new_from > 0 ? (size_t)only_new_from : 0);
+}
+
+/* Grow the record count to nrecs, filling new records in fill mode. */
+int
+nc3_set_numrecs(NC3_info *info, unsigned long long nrecs)
+{
+    int stat;
+    if (nrecs <= info->numrecs)
+        return NC_NOERR;
+    if (!(info->flags & NC3_NOFILL) && (stat = fill_recs(info, info->numrecs, nrecs, 0)))
+        return stat;
+    info->numrecs = nrecs;
+    info->flags |= NC3_NDIRTY;
+    if (info->flags & NC3_SHARE)
+        return nc3_write_numrecs(info);
+    return NC_NOERR;
+}
+
+/* Copy nbytes from 'from' to 'to' (to > from allowed to overlap), from the end. */
+int
+nc3_io_move(NC3_info *info, long long to, long long from, unsigned long long nbytes)
+{
+    unsigned char *buf;
+    int stat;
+    if (to == from || nbytes == 0)
+        return NC_NOERR;
+    if ((stat = nc3_iobuf(info, &buf)))
+        return stat;
+    while (nbytes > 0) {
+        size_t n = nbytes < NC3_IOBUF ? (size_t)nbytes : NC3_IOBUF;
+        unsigned long long at = to > from ? nbytes - n : 0;
+        if ((stat = info->io->read_at(info->io, from + (long long)at, buf, n))
+            || (stat = info->io->write_at(info->io, to + (long long)at, buf, n)))
+            return stat;
+        nbytes -= n;
+        if (to < from) {
+            to += (long long)n;
+            from += (long long)n;
+        }
+    }
+    return NC_NOERR;
+}
+
+/* ---- request checks ------------------------------------------------------- */
+
+typedef struct req {
+    NC3_info *info;
+    NC3_var *var;
+    nc_type memtype;            /* memory type */
+    nc_type xtype;              /* external type used for conversion */
+    size_t memlen, xlen;
+    int stage;                  /* float/double to integer: never convert in place */
+    int nd;                     /* dims after merging */
+    unsigned long long start[NC_MAX_VAR_DIMS + 1];
+    unsigned long long count[NC_MAX_VAR_DIMS + 1];
+    unsigned long long stride[NC_MAX_VAR_DIMS + 1];   /* in elements of that dim */
+    unsigned long long step[NC_MAX_VAR_DIMS + 1];     /* bytes per index of that dim */
+} req;
+
+static int
+check_types(NC3_info *info, NC3_var *var, nc_type *memtypep, req *rq)
+{
+    nc_type memtype = *memtypep;
+    if (memtype == NC_NAT)
+        memtype = var->type;
+    if (memtype < NC_BYTE || memtype > NC_UINT64)
+        return (memtype == NC_STRING) ? NC_ECHAR : NC_EBADTYPE;
+    if ((memtype == NC_CHAR) != (var->type == NC_CHAR))
+        return NC_ECHAR;
+    rq->info = info;
+    rq->var = var;
+    rq->memtype = memtype;
+    rq->xtype = (info->version != 5 && var->type == NC_BYTE && memtype == NC_UBYTE) ? NC_UBYTE : var->type;
+    rq->memlen = ncx_memlen(memtype);
+    rq->xlen = var->xsz;
+    rq->stage = (var->type == NC_FLOAT || var->type == NC_DOUBLE)
+                && memtype != NC_FLOAT && memtype != NC_DOUBLE;
+    *memtypep = memtype;
+    return NC_NOERR;
+}
+
+static int
+check_mode(const NC3_info *info, int forwrite)
+{
+    if (forwrite && NC3_ISREADONLY(info))
+        return NC_EPERM;
+    if (NC3_INDEFINE(info))
+        return NC_EINDEFINE;
+    return NC_NOERR;
+}
+
+/* vara checks the mode first; strided access (upstream's generic vars in
+ * libdispatch) checks the coordinates first, then the mode. */
+static int
+lookup(int ncid, int varid, int forwrite, int strided, NC3_info **infop, NC3_var **varp)
+{
+    NC3_info *info;
+    int stat;
+    if ((stat = nc3_get(ncid, NULL, &info)))
+        return stat;
+    if (!strided && (stat = check_mode(info, forwrite)))
+        return stat;
+    if (varid < 0 || (size_t)varid >= info->nvars)
+        return NC_ENOTVAR;
+    *infop = info;
+    *varp = info->vars[varid];
+    return NC_NOERR;
+}
+
+/* NC_SHARE readers re-read numrecs before judging a record index. */
+static int
+refresh_numrecs(NC3_info *info, unsigned long long need)
+{
+    if ((info->flags & NC3_SHARE) && NC3_ISREADONLY(info) && need > info->numrecs)
+        return nc3_read_numrecs(info);
+    return NC_NOERR;
+}
+
+/* Upstream's vara rules (RELAX_COORD_BOUND): start == dimlen is accepted
+ * with count 0; start == dimlen with count > 0 is NC_EINVALCOORDS. */
+static int
+check_vara(NC3_info *info, NC3_var *var, const size_t *start, const size_t *count, int forwrite)
+{
+    size_t i = 0;
+    int stat;
+    if (var->ndims == 0)
+        return NC_NOERR;
+    if (var->isrec) {
+        if (start[0] > NC3_XUINT_MAX && info->version != 5)
+            return NC_EINVALCOORDS;
+        if (NC3_ISREADONLY(info)) {
+            if ((stat = refresh_numrecs(info, (unsigned long long)start[0] + (count[0] > 0))))
+                return stat;
+            if (start[0] > info->numrecs)
+                return NC_EINVALCOORDS;
+        }
+        i = 1;
+    }
+    for (; i < var->ndims; i++)
+        if (start[i] > var->shape[i])
+            return NC_EINVALCOORDS;
+    i = 0;
+    if (var->isrec) {
+        if (NC3_ISREADONLY(info) && start[0] == info->numrecs && count[0] > 0)
+            return NC_EINVALCOORDS;
+        i = 1;
+    }
+    for (; i < var->ndims; i++) {
+        if (start[i] == var->shape[i] && count[i] > 0)
+            return NC_EINVALCOORDS;
+        if (count[i] > var->shape[i] || start[i] + count[i] > var->shape[i])
+            return NC_EEDGE;
+    }
+    if (var->isrec && !forwrite && start[0] + count[0] > info->numrecs)
+        return NC_EEDGE;
+    return NC_NOERR;
+}
+
+/* Upstream's generic strided rules: per dimension (the record dimension
+ * bounded by numrecs when reading, unbounded when writing). */
+static int
+check_vars(NC3_info *info, NC3_var *var, const size_t *start, const size_t *count,
+           const ptrdiff_t *stride, int forwrite)
+{
+    size_t i;
+    int stat;
+    if (var->isrec && !forwrite && (stat = refresh_numrecs(info, (unsigned long long)start[0] + 1)))
+        return stat;
+    for (i = 0; i < var->ndims; i++) {
+        int recdim = var->isrec && i == 0;
+        unsigned long long dimlen = recdim ? info->numrecs : var->shape[i];
+        if (!(recdim && forwrite)) {
+            if (start[i] > dimlen)
+                return NC_EINVALCOORDS;
+            if (start[i] == dimlen && count[i] > 0)
+                return NC_EINVALCOORDS;
+            if (start[i] + count[i] > dimlen)
+                return NC_EEDGE;
+        }
+        if (stride[i] <= 0 || (unsigned long long)stride[i] >= (unsigned long long)NC3_XINT_MAX)
+            return NC_ESTRIDE;
+    }
+    for (i = 0; i < var->ndims; i++)
+        if (count[i] == 0)
+            return NC_NOERR;
+    for (i = 0; i < var->ndims; i++) {
+        int recdim = var->isrec && i == 0;
+        unsigned long long dimlen = recdim ? info->numrecs : var->shape[i];
+        if (recdim && forwrite)
+            continue;
+        if (start[i] + (count[i] - 1) * (unsigned long long)stride[i] >= dimlen)
+            return NC_EINVALCOORDS;
+    }
+    return NC_NOERR;
+}
+
+/* Fill rq's dims from the request and merge contiguous inner dims. */
+static void
+plan(req *rq, const size_t *start, const size_t *count, const ptrdiff_t *stride)
+{
+    NC3_var *var = rq->var;
+    int nd = (int)var->ndims, k;
+    if (nd == 0) {
+        rq->nd = 1;
+        rq->start[0] = 0;
+        rq->count[0] = 1;
+        rq->stride[0] = 1;
+        rq->step[0] = var->xsz;
+        return;
+    }
+    for (k = 0; k < nd; k++) {
+        rq->start[k] = start[k];
+        rq->count[k] = count[k];
+        rq->stride[k] = stride ? (unsigned long long)stride[k] : 1;
+        if (k == 0 && var->isrec)
+            rq->step[k] = rq->info->recsize;
+        else
+            rq->step[k] = (k + 1 < nd ? var->dsizes[k + 1] : 1) * var->xsz;
+    }
+    /* Merge dim k into k-1 while dim k is read whole and contiguously;
+     * full[k] is the extent of (merged) dim k. */
+    {
+        unsigned long long full[NC_MAX_VAR_DIMS];
+        for (k = 0; k < nd; k++)
+            full[k] = var->shape[k];
+        while (nd >= 2) {
+            k = nd - 1;
+            if (rq->stride[k] != 1 || rq->stride[k - 1] != 1 || rq->start[k] != 0
+                || rq->count[k] != full[k] || rq->step[k - 1] != rq->count[k] * rq->step[k])
+                break;
+            rq->count[k - 1] *= rq->count[k];
+            rq->start[k - 1] *= rq->count[k];
+            full[k - 1] *= full[k];
+            rq->step[k - 1] = rq->step[k];
+            nd--;
+        }
+    }
+    /* Rows are runs of elements xsz apart; a 1-D record variable among
+     * several is not, so each of its records becomes a row of one. */
+    if (rq->step[nd - 1] != var->xsz) {
+        rq->start[nd] = 0;
+        rq->count[nd] = 1;
+        rq->stride[nd] = 1;
+        rq->step[nd] = var->xsz;
+        nd++;
+    }
+    rq->nd = nd;
+}
+
+/* ---- read engine ---------------------------------------------------------- */
+
+typedef struct window {
+    unsigned char *buf;         /* NC3_IOBUF bytes */
+    long long off;              /* file offset of buf[0] */
+    size_t len;                 /* valid bytes, 0 if none */
+} window;
+
+/* Make [off, off+n) available in the window (n <= NC3_IOBUF); prefetch up
+ * to 'ahead' bytes when the access pattern is dense. */
+static int
+window_get(NC3_info *info, window *w, long long off, size_t n, unsigned long long ahead,
+           const unsigned char **pp)
+{
+    int stat;
+    size_t len;
+    if (w->len && off >= w->off && off + (long long)n <= w->off + (long long)w->len) {
+        *pp = w->buf + (off - w->off);
+        return NC_NOERR;
+    }
+    len = n;
+    if (ahead > len)
+        len = ahead > NC3_IOBUF ? NC3_IOBUF : (size_t)ahead;
+    if ((stat = info->io->read_at(info->io, off, w->buf, len)))
+        return stat;
+    w->off = off;
+    w->len = len;
+    *pp = w->buf + 0;
+    return NC_NOERR;
+}
+
+/* Copy n elements of size sz, src element stride s (elements), to dst. */
+static void
+gather(unsigned char *dst, const unsigned char *src, size_t n, size_t sz, size_t s)
+{
+    size_t j;
+    if (s == 1) {
+        memcpy(dst, src, n * sz);
+        return;
+    }
+    switch (sz) {
+    case 1: for (j = 0; j < n; j++) dst[j] = src[j * s]; break;
+    case 2: for (j = 0; j < n; j++) memcpy(dst + 2 * j, src + 2 * j * s, 2); break;
+    case 4: for (j = 0; j < n; j++) memcpy(dst + 4 * j, src + 4 * j * s, 4); break;
+    default: for (j = 0; j < n; j++) memcpy(dst + 8 * j, src + 8 * j * s, 8); break;
+    }
+}
+
+static void
+scatter(unsigned char *dst, const unsigned char *src, size_t n, size_t sz, size_t s)
+{
+    size_t j;
+    switch (sz) {
+    case 1: for (j = 0; j < n; j++) dst[j * s] = src[j]; break;
+    case 2: for (j = 0; j < n; j++) memcpy(dst + 2 * j * s, src + 2 * j, 2); break;
+    case 4: for (j = 0; j < n; j++) memcpy(dst + 4 * j * s, src + 4 * j, 4); break;
+    default: for (j = 0; j < n; j++) memcpy(dst + 8 * j * s, src + 8 * j, 8); break;
+    }
+}
+
+/* Convert n external elements already at their in-place position for dst. */
+static int
+convert_in(const req *rq, unsigned char *dst, size_t n)
+{
+    unsigned char *xp = rq->memlen > rq->xlen ? dst + n * (rq->memlen - rq->xlen) : dst;
+    return ncx_getn(rq->xtype, xp, rq->memtype, dst, n);
+}
+
+/* Where the external bytes of n elements destined for dst must be put. */
+static unsigned char *
+xdest(const req *rq, unsigned char *dst, size_t n)
+{
+    return rq->memlen > rq->xlen ? dst + n * (rq->memlen - rq->xlen) : dst;
+}
+
+static int
+merge_stat(int acc, int stat)
+{
+    return acc != NC_NOERR ? acc : stat;
+}
+
+/* Offset of the first element of the row with outer index idx[0..nd-2]. */
+static unsigned long long
+row_offset(const req *rq, const unsigned long long *idx)
+{
+    unsigned long long off = (unsigned long long)rq->var->begin;
+    int k;
+    for (k = 0; k < rq->nd; k++)
+        off += (rq->start[k] + idx[k] * rq->stride[k]) * rq->step[k];
+    return off;
+}
+
+/* Advance the odometer over dims [0, nd-1); 0 when done. */
+static int
+next_row(const req *rq, unsigned long long *idx)
+{
+    int k;
+    for (k = rq->nd - 2; k >= 0; k--) {
+        if (++idx[k] < rq->count[k])
+            return 1;
+        idx[k] = 0;
+    }
+    return 0;
+}
+
+static int
+read_rows(req *rq, unsigned char *out)
+{
+    NC3_info *info = rq->info;
+    unsigned long long idx[NC_MAX_VAR_DIMS + 1];
+    int in = rq->nd - 1, stat, acc = NC_NOERR;
+    unsigned long long n = rq->count[in], s = rq->stride[in];
+    size_t xs = rq->xlen, rowmem = (size_t)(n * rq->memlen);
+    unsigned long long span = ((n - 1) * s + 1) * xs, rowdist = 0, ahead;
+    window w = {NULL, 0, 0};
+    unsigned char *stage = NULL;
+    memset(idx, 0, sizeof idx);
+    if (in > 0)
+        rowdist = rq->stride[in - 1] * rq->step[in - 1];
+    /* Dense rows (little gap between them) are read through big windows. */
+    ahead = (in > 0 && rowdist <= 2 * span) ? NC3_IOBUF : 0;
+    do {
+        unsigned long long off = row_offset(rq, idx);
+        if (s == 1 && !rq->stage && (span >= 65536 || in == 0)) {
+            /* Contiguous: straight into the caller's buffer. */
+            unsigned char *xp = xdest(rq, out, (size_t)n);
+            if ((stat = info->io->read_at(info->io, (long long)off, xp, (size_t)span)))
+                goto done;
+            stat = convert_in(rq, out, (size_t)n);
+        } else {
+            /* Gather from the window, in pieces whose span fits it. */
+            unsigned long long done = 0;
+            if (w.buf == NULL && (stat = nc3_iobuf(info, &w.buf)))
+                goto done;
+            stat = NC_NOERR;
+            while (done < n) {
+                unsigned long long m = n - done, pspan;
+                unsigned long long maxm = (NC3_IOBUF - xs) / (s * xs) + 1;
+                const unsigned char *src;
+                unsigned char *dst = out + done * rq->memlen;
+                long long poff = (long long)(off + done * s * xs);
+                if (m > maxm)
+                    m = maxm;
+                pspan = ((m - 1) * s + 1) * xs;
+                if ((stat = window_get(info, &w, poff, (size_t)pspan,
+                                       ahead ? ahead : (in == 0 ? span - done * s * xs : 0), &src)))
+                    goto done;
+                if (rq->stage) {
+                    /* Out-of-range values must leave the caller's element
+                     * untouched, as upstream: convert from a copy. */
+                    if (s != 1) {
+                        if (stage == NULL && (stage = malloc(NC3_IOBUF)) == NULL) {
+                            stat = NC_ENOMEM;
+                            goto done;
+                        }
+                        gather(stage, src, (size_t)m, xs, (size_t)s);
+                        src = stage;
+                    }
+                    acc = merge_stat(acc, ncx_getn(rq->xtype, src, rq->memtype, dst, (size_t)m));
+                } else {
+                    gather(xdest(rq, dst, (size_t)m), src, (size_t)m, xs, (size_t)s);
+                    acc = merge_stat(acc, convert_in(rq, dst, (size_t)m));
+                }
+                done += m;
+            }
+        }
+        if (stat != NC_NOERR && stat != NC_ERANGE)
+            goto done;
+        acc = merge_stat(acc, stat);
+        out += rowmem;
+    } while (next_row(rq, idx));
+    stat = acc;
+done:
+    free(stage);
+    return stat;
+}
+
+/* ---- write engine --------------------------------------------------------- */
+
+static int
+fill_native(const NC3_var *var, unsigned char native[8], const void **xfillp)
+{
+    const NC3_att *fa = nc3_find_att(&var->atts, _FillValue, NULL);
+    *xfillp = NULL;
+    if (fa != NULL && fa->type == var->type && fa->nelems == 1 && var->type != NC_CHAR) {
+        if (ncx_getn(var->type, fa->xvalue, var->type, native, 1) == NC_NOERR)
+            *xfillp = native;
+    }
+    return NC_NOERR;
+}
+
+static int
+encode(const req *rq, const unsigned char *in, unsigned char *xp, size_t n, const void *xfill)
+{
+    if (rq->memtype == NC_CHAR) {
+        memcpy(xp, in, n);
+        return NC_NOERR;
+    }
+    return ncx_putn(rq->memtype, in, rq->xtype, xp, n, xfill);
+}
+
+static int
+write_rows(req *rq, const unsigned char *in)
+{
+    NC3_info *info = rq->info;
+    NC3_var *var = rq->var;
+    unsigned long long idx[NC_MAX_VAR_DIMS + 1];
+    int in_d = rq->nd - 1, stat, acc = NC_NOERR;
+    unsigned long long n = rq->count[in_d], s = rq->stride[in_d];
+    size_t xs = rq->xlen, ml = rq->memlen;
+    unsigned char *buf, native[8];
+    const void *xfill;
+    memset(idx, 0, sizeof idx);
+    fill_native(var, native, &xfill);
+    if ((stat = nc3_iobuf(info, &buf)))
+        return stat;
+    if (s != 1 && var->fillpending && (stat = nc3_flush_fill(info, var)))
+        return stat;
+    do {
+        unsigned long long off = row_offset(rq, idx), done = 0;
+        if (s == 1) {
+            while (done < n) {
+                size_t m = (n - done) > NC3_IOBUF / xs ? NC3_IOBUF / xs : (size_t)(n - done);
+                stat = encode(rq, in + done * ml, buf, m, xfill);
+                if (stat != NC_NOERR && stat != NC_ERANGE)
+                    return stat;
+                acc = merge_stat(acc, stat);
+                if ((stat = info->io->write_at(info->io, (long long)(off + done * xs), buf, m * xs)))
+                    return stat;
+                done += m;
+            }
+            if (var->fillpending
+                && (stat = note_written(info, var, off - (unsigned long long)var->begin,
+                                        off - (unsigned long long)var->begin + n * xs)))
+                return stat;
+        } else if (s * xs >= 4096) {
+            /* Sparse: one element at a time. */
+            for (; done < n; done++) {
+                stat = encode(rq, in + done * ml, buf, 1, xfill);
+                if (stat != NC_NOERR && stat != NC_ERANGE)
+                    return stat;
+                acc = merge_stat(acc, stat);
+                if ((stat = info->io->write_at(info->io, (long long)(off + done * s * xs), buf, xs)))
+                    return stat;
+            }
+        } else {
+            /* Read-modify-write of the span, half the buffer each. */
+            size_t half = NC3_IOBUF / 2;
+            unsigned long long maxm = (half - xs) / (s * xs) + 1;
+            while (done < n) {
+                unsigned long long m = n - done;
+                size_t pspan;
+                long long poff = (long long)(off + done * s * xs);
+                if (m > maxm)
+                    m = maxm;
+                pspan = (size_t)(((m - 1) * s + 1) * xs);
+                stat = encode(rq, in + done * ml, buf + half, (size_t)m, xfill);
+                if (stat != NC_NOERR && stat != NC_ERANGE)
+                    return stat;
+                acc = merge_stat(acc, stat);
+                if ((stat = info->io->read_at(info->io, poff, buf, pspan)))
+                    return stat;
+                scatter(buf, buf + half, (size_t)m, xs, (size_t)s);
+                if ((stat = info->io->write_at(info->io, poff, buf, pspan)))
+                    return stat;
+                done += m;
+            }
+        }
+        in += n * ml;
+    } while (next_row(rq, idx));
+    return acc;
+}
+
+/* ---- slots ---------------------------------------------------------------- */
+
+static int
+any_zero(const NC3_var *var, const size_t *count)
+{
+    size_t i;
+    for (i = 0; i < var->ndims; i++)
+        if (count[i] == 0)
+            return 1;
+    return 0;
+}
+
+static int
+do_get(int ncid, int varid, const size_t *start, const size_t *count, const ptrdiff_t *stride,
+       void *value, nc_type memtype)
+{
+    NC3_info *info;
+    NC3_var *var;
+    req rq;
+    int stat;
+    size_t zero[1] = {0}, full[NC_MAX_VAR_DIMS];
+    if ((stat = lookup(ncid, varid, 0, stride != NULL, &info, &var))
+        || (stat = check_types(info, var, &memtype, &rq)))
+        return stat;
+    if (var->ndims == 0) {
+        start = count = zero;
+    } else if (start == NULL) {
+        return NC_EINVALCOORDS;
+    }
+    if (var->ndims && count == NULL) {
+        /* No count: the whole shape, as upstream's NC3 layer does. */
+        size_t i;
+        for (i = 0; i < var->ndims; i++)
+            full[i] = (i == 0 && var->isrec) ? (size_t)info->numrecs : (size_t)var->shape[i];
+        count = full;
+    }
+    stat = stride ? check_vars(info, var, start, count, stride, 0)
+                  : check_vara(info, var, start, count, 0);
+    if (stat || (stride && (stat = check_mode(info, 0))))
+        return stat;
+    if (var->ndims && any_zero(var, count))
+        return NC_NOERR;
+    if (value == NULL)
+        return NC_EINVAL;
+    if (var->fillpending && (stat = nc3_flush_fill(info, var)))
+        return stat;
+    plan(&rq, start, count, stride);
+    return read_rows(&rq, value);
+}
+
+static int
+do_put(int ncid, int varid, const size_t *start, const size_t *count, const ptrdiff_t *stride,
+       const void *value, nc_type memtype)
+{
+    NC3_info *info;
+    NC3_var *var;
+    req rq;
+    int stat;
+    size_t zero[1] = {0};
+    if ((stat = lookup(ncid, varid, 1, stride != NULL, &info, &var))
+        || (stat = check_types(info, var, &memtype, &rq)))
+        return stat;
+    if (var->ndims == 0) {
+        start = count = zero;
+    } else if (start == NULL || count == NULL) {
+        return NC_EINVAL;
+    }
+    stat = stride ? check_vars(info, var, start, count, stride, 1)
+                  : check_vara(info, var, start, count, 1);
+    if (stat || (stride && (stat = check_mode(info, 1))))
+        return stat;
+    /* Upstream's vara grows the record count to start+count even when
+     * nothing is written; strided access does not. */
+    if (var->isrec && stride == NULL && (stat = nc3_set_numrecs(info, (unsigned long long)start[0] + count[0])))
+        return stat;
+    if (var->ndims && any_zero(var, count))
+        return NC_NOERR;
+    if (value == NULL)
+        return NC_EINVAL;
+    if (var->isrec) {
+        unsigned long long last = start[0] + (count[0] - 1) * (stride ? (unsigned long long)stride[0] : 1);
+        if (info->version != 5 && last >= NC3_XUINT_MAX)
+            return NC_EINVALCOORDS;
+        if ((stat = nc3_set_numrecs(info, last + 1)))
+            return stat;
+    }
+    plan(&rq, start, count, stride);
+    return write_rows(&rq, value);
+}
+
+int
+NC3_get_vara(int ncid, int varid, const size_t *start, const size_t *count, void *value, nc_type memtype)
+{
+    return do_get(ncid, varid, start, count, NULL, value, memtype);
+}
+
+int
+NC3_put_vara(int ncid, int varid, const size_t *start, const size_t *count, const void *value, nc_type memtype)
+{
+    return do_put(ncid, varid, start, count, NULL, value, memtype);
+}
+
+#define NOTHING_TO_DO 1   /* positive: never an NC_ error code */
+
+/* Upstream's generic strided access: coordinates first (a count of zero
+ * succeeds even in define mode), then unit strides take the vara path. */
+static int
+vars_front(int ncid, int varid, const size_t *start, const size_t *count, const ptrdiff_t *stride,
+           int forwrite, nc_type memtype, const ptrdiff_t **stridep)
+{
+    NC3_info *info;
+    NC3_var *var;
+    req rq;
+    int stat;
+    size_t i;
+    if ((stat = lookup(ncid, varid, forwrite, 1, &info, &var))
+        || (stat = check_types(info, var, &memtype, &rq)))
+        return stat;
+    *stridep = NULL;
+    if (var->ndims == 0)
+        return NC_NOERR;
+    if (start == NULL || count == NULL)
+        return NC_EINVAL;
+    if (stride == NULL) {
+        for (i = 0; i < var->ndims; i++)
+            if (count[i] == 0)
+                return NOTHING_TO_DO;
+        return NC_NOERR;
+    }
+    if ((stat = check_vars(info, var, start, count, stride, forwrite)))
+        return stat;
+    if (any_zero(var, count))
+        return NOTHING_TO_DO;
+    for (i = 0; i < var->ndims; i++)
+        if (stride[i] != 1) {
+            *stridep = stride;
+            break;
+        }
+    return NC_NOERR;
+}
+
+int
+NC3_get_vars(int ncid, int varid, const size_t *start, const size_t *count, const ptrdiff_t *stride,
+             void *value, nc_type memtype)
+{
+    int stat = vars_front(ncid, varid, start, count, stride, 0, memtype, &stride);
+    if (stat)
+        return stat == NOTHING_TO_DO ? NC_NOERR : stat;
+    return do_get(ncid, varid, start, count, stride, value, memtype);
+}
+
+int
+NC3_put_vars(int ncid, int varid, const size_t *start, const size_t *count, const ptrdiff_t *stride,
+             const void *value, nc_type memtype)
+{
+    int stat = vars_front(ncid, varid, start, count, stride, 1, memtype, &stride);
+    if (stat)
+        return stat == NOTHING_TO_DO ? NC_NOERR : stat;
+    return do_put(ncid, varid, start, count, stride, value, memtype);
+}

@@ -1,0 +1,706 @@
+/* nc3file.c: file-level operations of the classic layer and its dispatch
+ * table: create, open, redef, enddef (data layout), sync, abort, close,
+ * fill mode and format inquiries.
+ *
+ * Layout (as upstream nc__enddef): fixed-size variables start at begin_var,
+ * the first multiple of v_align at or after the header plus h_minfree;
+ * each var occupies its padded length; the record section starts at
+ * begin_rec, a multiple of r_align at least v_minfree after the fixed
+ * data; records are recsize bytes (unpadded when there is exactly one
+ * record variable).  After redef nothing moves backwards: offsets only grow
+ * and data are moved up (records first, from the last one) when they must.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "nc3internal.h"
+#include "ncx.h"
+
+int
+nc3_get(int ncid, NC **ncp, NC3_info **infop)
+{
+    NC *nc;
+    int stat;
+    if ((stat = NC_check_id(ncid, &nc)))
+        return stat;
+    if (nc->dispatchdata == NULL)
+        return NC_EBADID;
+    if (ncp) *ncp = nc;
+    if (infop) *infop = nc->dispatchdata;
+    return NC_NOERR;
+}
+
+int
+nc3_iobuf(NC3_info *info, unsigned char **bufp)
+{
+    if (info->iobuf == NULL && (info->iobuf = malloc(NC3_IOBUF)) == NULL)
+        return NC_ENOMEM;
+    *bufp = info->iobuf;
+    return NC_NOERR;
+}
+
+/* ---- numrecs and header I/O ------------------------------------------------- */
+
+int
+nc3_write_numrecs(NC3_info *info)
+{
+    unsigned char b[8];
+    unsigned long long n = info->numrecs;
+    int i, len = info->version == 5 ? 8 : 4, stat;
+    for (i = len - 1; i >= 0; i--, n >>= 8)
+        b[i] = (unsigned char)(n & 0xff);
+    if ((stat = info->io->write_at(info->io, 4, b, (size_t)len)))
+        return stat;
+    info->flags &= ~NC3_NDIRTY;
+    return NC_NOERR;
+}
+
+int
+nc3_read_numrecs(NC3_info *info)
+{
+    unsigned char b[8];
+    unsigned long long n = 0;
+    int i, len = info->version == 5 ? 8 : 4, stat;
+    if ((stat = info->io->read_at(info->io, 4, b, (size_t)len)))
+        return stat;
+    for (i = 0; i < len; i++)
+        n = (n << 8) | b[i];
+    if (info->recsize && n > (unsigned long long)(INT64_MAX - info->begin_rec) / info->recsize)
+        return NC_ENOTNC;
+    info->numrecs = n;
+    info->flags &= ~NC3_NDIRTY;
+    return NC_NOERR;
+}
+
+/* Write what is dirty: pending fills, then the header or just numrecs. */
+static int
+sync_state(NC3_info *info)
+{
+    int stat;
+    if ((stat = nc3_flush_all_fill(info)))
+        return stat;
+    if (info->flags & NC3_HDIRTY)
+        return nc3_header_write(info);
+    if (info->flags & NC3_NDIRTY)
+        return nc3_write_numrecs(info);
+    return NC_NOERR;
+}
+
+/* Replace the definitions by the header on disk (NC_SHARE, read-only sync). */
+static int
+reread_header(NC3_info *info)
+{
+    NC3_info *tmp = nc3_info_new();
+    int stat;
+    if (tmp == NULL)
+        return NC_ENOMEM;
+    tmp->io = info->io;
+    tmp->chunk = info->chunk;
+    if ((stat = nc3_header_read(tmp))) {
+        tmp->io = NULL;
+        nc3_info_free(tmp);
+        return stat;
+    }
+    /* Swap the model parts; keep io, flags, buffers. */
+    {
+        NC3_info save = *info;
+        info->dims = tmp->dims; info->ndims = tmp->ndims; info->dimcap = tmp->dimcap;
+        info->dimidx = tmp->dimidx;
+        info->gatts = tmp->gatts;
+        info->vars = tmp->vars; info->nvars = tmp->nvars; info->varcap = tmp->varcap;
+        info->varidx = tmp->varidx;
+        info->xsz = tmp->xsz;
+        info->begin_var = tmp->begin_var;
+        info->begin_rec = tmp->begin_rec;
+        info->recsize = tmp->recsize;
+        info->numrecs = tmp->numrecs;
+        tmp->dims = save.dims; tmp->ndims = save.ndims; tmp->dimidx = save.dimidx;
+        tmp->gatts = save.gatts;
+        tmp->vars = save.vars; tmp->nvars = save.nvars; tmp->varidx = save.varidx;
+    }
+    tmp->io = NULL;
+    nc3_info_free(tmp);
+    info->flags &= ~(NC3_HDIRTY | NC3_NDIRTY);
+    return NC_NOERR;
+}
+
+/* ---- layout ----------------------------------------------------------------- */
+
+static long long
+rndup(long long x, size_t align)
+{
+    if (align <= 1)
+        return x;
+    return (x + (long long)align - 1) / (long long)align * (long long)align;
+}
+
+/* Upstream's NC_begins. */
+static int
+compute_begins(NC3_info *info, size_t h_minfree, size_t v_align, size_t v_minfree, size_t r_align)
+{
+    NC3_info *old = info->old;
+    NC3_var *last = NULL, *first_var = NULL;
+    long long index, old_begin_var = info->begin_var;
+    size_t i, j;
+    int small_off = info->version == 1;
+    if (v_align == NC_ALIGN_CHUNK)
+        v_align = info->chunk;
+    if (r_align == NC_ALIGN_CHUNK)
+        r_align = info->chunk;
+    if (v_align == 0)
+        v_align = 1;
+    if (r_align == 0)
+        r_align = 1;
+    info->xsz = nc3_header_len(info);
+    if (info->nvars == 0)
+        return NC_NOERR;
+    if (info->begin_var < (long long)(info->xsz + h_minfree)
+        || info->begin_var != rndup(info->begin_var, v_align)) {
+        index = (long long)info->xsz;
+        info->begin_var = rndup(index, v_align);
+        if (info->begin_var < index + (long long)h_minfree)
+            info->begin_var = rndup(index + (long long)h_minfree, v_align);
+    }
+    if (old != NULL && info->begin_var < old->begin_var)
+        info->begin_var = old->begin_var;
+    index = info->begin_var;
+    for (i = 0, j = 0; i < info->nvars; i++) {
+        NC3_var *var = info->vars[i];
+        if (var->isrec)
+            continue;
+        if (first_var == NULL)
+            first_var = var;
+        if (small_off && (index > NC3_XINT_MAX || index < 0)) {
+            info->begin_var = old_begin_var;
+            return NC_EVARSIZE;
+        }
+        var->begin = index;
+        if (old != NULL) {
+            for (; j < old->nvars; j++)
+                if (!old->vars[j]->isrec)
+                    break;
+            if (j < old->nvars) {
+                if (var->begin < old->vars[j]->begin) {
+                    var->begin = old->vars[j]->begin;
+                    index = var->begin;
+                }
+                j++;
+            }
+        }
+        index += (long long)var->len;
+    }
+    if (old != NULL && info->begin_rec < old->begin_rec)
+        info->begin_rec = old->begin_rec;
+    if (info->begin_rec < index + (long long)v_minfree
+        || info->begin_rec != rndup(info->begin_rec, r_align)) {
+        info->begin_rec = rndup(index, r_align);
+        if (info->begin_rec < index + (long long)v_minfree)
+            info->begin_rec = rndup(index + (long long)v_minfree, r_align);
+    }
+    info->begin_var = first_var != NULL ? first_var->begin : info->begin_rec;
+    index = info->begin_rec;
+    info->recsize = 0;
+    for (i = 0, j = 0; i < info->nvars; i++) {
+        NC3_var *var = info->vars[i];
+        if (!var->isrec)
+            continue;
+        if (small_off && (index > NC3_XINT_MAX || index < 0)) {
+            info->begin_var = old_begin_var;
+            return NC_EVARSIZE;
+        }
+        var->begin = index;
+        if (old != NULL) {
+            for (; j < old->nvars; j++)
+                if (old->vars[j]->isrec)
+                    break;
+            if (j < old->nvars) {
+                if (var->begin < old->vars[j]->begin)
+                    var->begin = old->vars[j]->begin;
+                j++;
+            }
+        }
+        index += (long long)var->len;
+        info->recsize += var->len;
+        last = var;
+    }
+    if (last != NULL && info->recsize == last->len)
+        info->recsize = (last->ndims ? last->dsizes[0] : 1) * last->xsz;
+    if (info->flags & NC3_CREAT)
+        info->numrecs = 0;
+    return NC_NOERR;
+}
+
+/* Upstream's NC_check_voffs: data regions in order and not overlapping. */
+static int
+check_voffs(const NC3_info *info)
+{
+    long long prev;
+    size_t i;
+    if (info->nvars == 0)
+        return NC_NOERR;
+    prev = info->begin_var;
+    for (i = 0; i < info->nvars; i++) {
+        const NC3_var *var = info->vars[i];
+        if (var->isrec)
+            continue;
+        if (var->begin < prev)
+            return NC_ENOTNC;
+        prev = var->begin + (long long)var->len;
+    }
+    if (info->begin_rec < prev)
+        return NC_ENOTNC;
+    prev = info->begin_rec;
+    for (i = 0; i < info->nvars; i++) {
+        const NC3_var *var = info->vars[i];
+        if (!var->isrec)
+            continue;
+        if (var->begin < prev)
+            return NC_ENOTNC;
+        prev = var->begin + (long long)var->len;
+    }
+    return NC_NOERR;
+}
+
+/* Move existing data up after the header or a section grew (upstream's
+ * move_recs_r then move_vars_r, from the end so nothing is overwritten). */
+static int
+move_data(NC3_info *info)
+{
+    NC3_info *old = info->old;
+    int stat, moved_recs = 0;
+    size_t v;
+    unsigned long long r;
+    if (info->nvars == 0)
+        return NC_NOERR;
+    if (info->begin_rec > old->begin_rec || info->recsize > old->recsize) {
+        for (r = old->numrecs; r-- > 0;)
+            for (v = old->nvars; v-- > 0;) {
+                const NC3_var *nv = info->vars[v], *ov = old->vars[v];
+                long long to, from;
+                if (!nv->isrec)
+                    continue;
+                to = nv->begin + (long long)(info->recsize * r);
+                from = ov->begin + (long long)(old->recsize * r);
+                if (to != from && (stat = nc3_io_move(info, to, from, ov->len)))
+                    return stat;
+            }
+        info->numrecs = old->numrecs;
+        moved_recs = 1;
+    }
+    (void)moved_recs;
+    if (info->begin_var > old->begin_var) {
+        for (v = old->nvars; v-- > 0;) {
+            const NC3_var *nv = info->vars[v], *ov = old->vars[v];
+            if (nv->isrec)
+                continue;
+            if (nv->begin > ov->begin && (stat = nc3_io_move(info, nv->begin, ov->begin, ov->len)))
+                return stat;
+        }
+    }
+    return NC_NOERR;
+}
+
+int nc3_check_vlens(const NC3_info *info);
+
+static int
+enddef(NC3_info *info, size_t h_minfree, size_t v_align, size_t v_minfree, size_t r_align)
+{
+    int stat;
+    size_t i, first_new = info->old ? info->old->nvars : 0;
+    if ((stat = nc3_check_vlens(info)))
+        return stat;
+    if ((stat = compute_begins(info, h_minfree, v_align, v_minfree, r_align)))
+        return stat;
+    if ((stat = check_voffs(info)))
+        return stat;
+    if (info->old != NULL && (stat = move_data(info)))
+        return stat;
+    if ((stat = nc3_header_write(info)))
+        return stat;
+    /* Fill: fixed vars per their own fill mode (deferred, see nc3data.c);
+     * new record vars in existing records per the file's fill mode. */
+    for (i = first_new; i < info->nvars; i++) {
+        NC3_var *var = info->vars[i];
+        unsigned char xfill[8];
+        if (var->isrec || var->no_fill)
+            continue;
+        if ((stat = nc3_fill_value(var, xfill)))
+            return stat;
+        var->fillpending = 1;
+        var->nwritten = 0;
+    }
+    if (info->old != NULL && first_new < info->nvars && !(info->flags & NC3_NOFILL)
+        && (stat = nc3_fill_records(info, 0, info->old->numrecs, (int)first_new)))
+        return stat;
+    if (info->flags & NC3_SHARE && (stat = nc3_flush_all_fill(info)))
+        return stat;
+    nc3_info_free(info->old);
+    info->old = NULL;
+    info->flags &= ~(NC3_CREAT | NC3_INDEF);
+    return info->io->sync(info->io);
+}
+
+/* ---- create / open ------------------------------------------------------------ */
+
+static void
+discard(NC *nc, NC3_info *info, int delete_it)
+{
+    if (info->io != NULL) {
+        NC_memio keep;   /* never free a caller's buffer on a failed open */
+        (void)info->io->close(info->io, delete_it, delete_it ? NULL : &keep);
+        info->io = NULL;
+    }
+    nc3_info_free(info);
+    nc->dispatchdata = NULL;
+}
+
+static int
+NC3_create(const char *path, int cmode, size_t initialsz, int basepe, size_t *chunksizehintp,
+           void *parameters, const NC_Dispatch *table, int ncid)
+{
+    NC *nc;
+    NC3_info *info;
+    int stat;
+    (void)parameters; (void)table;
+    if ((stat = NC_check_id(ncid, &nc)))
+        return stat;
+    if (basepe != 0)
+        return NC_EINVAL;
+    if ((info = nc3_info_new()) == NULL)
+        return NC_ENOMEM;
+    if (cmode & NC_64BIT_DATA)
+        info->version = 5;
+    else if (cmode & NC_64BIT_OFFSET)
+        info->version = 2;
+    else if (NC_get_default_format() == NC_FORMAT_64BIT_OFFSET)
+        info->version = 2;
+    else if (NC_get_default_format() == NC_FORMAT_CDF5)
+        info->version = 5;
+    else
+        info->version = 1;
+    if (cmode & (NC_DISKLESS | NC_INMEMORY | NC_MMAP))
+        stat = nc3io_mem_create(path, cmode | ((cmode & NC_MMAP) ? NC_DISKLESS | NC_PERSIST : 0),
+                                initialsz, &info->io);
+    else
+        stat = nc3io_posix_create(path, cmode, &info->io);
+    if (stat) {
+        nc3_info_free(info);
+        return stat;
+    }
+    info->chunk = info->io->chunk;
+    if (chunksizehintp != NULL && *chunksizehintp >= 8)
+        info->chunk = *chunksizehintp & ~(size_t)7;
+    if (chunksizehintp != NULL)
+        *chunksizehintp = info->chunk;
+    info->flags = NC3_INDEF | NC3_CREAT | ((cmode & NC_SHARE) ? NC3_SHARE : 0);
+    info->xsz = info->version == 5 ? NC3_MIN_XSZ5 : NC3_MIN_XSZ;
+    nc->dispatchdata = info;
+    return NC_NOERR;
+}
+
+static int
+NC3_open(const char *path, int mode, int basepe, size_t *chunksizehintp, void *parameters,
+         const NC_Dispatch *table, int ncid)
+{
+    NC *nc;
+    NC3_info *info;
+    int stat;
+    (void)table;
+    if ((stat = NC_check_id(ncid, &nc)))
+        return stat;
+    if (basepe != 0)
+        return NC_EINVAL;
+    if ((info = nc3_info_new()) == NULL)
+        return NC_ENOMEM;
+    if (mode & (NC_INMEMORY | NC_DISKLESS | NC_MMAP))
+        stat = nc3io_mem_open(path, mode, parameters, &info->io);
+    else
+        stat = nc3io_posix_open(path, mode, &info->io);
+    if (stat) {
+        nc3_info_free(info);
+        return stat;
+    }
+    info->chunk = info->io->chunk;
+    if (chunksizehintp != NULL && *chunksizehintp >= 8)
+        info->chunk = *chunksizehintp & ~(size_t)7;
+    if (chunksizehintp != NULL)
+        *chunksizehintp = info->chunk;
+    info->flags = ((mode & NC_WRITE) ? 0 : NC3_RDONLY) | ((mode & NC_SHARE) ? NC3_SHARE : 0);
+    nc->dispatchdata = info;
+    if ((stat = nc3_header_read(info))) {
+        discard(nc, info, 0);
+        return stat;
+    }
+    return NC_NOERR;
+}
+
+/* ---- define mode ---------------------------------------------------------------- */
+
+static int
+NC3_redef(int ncid)
+{
+    NC3_info *info;
+    int stat;
+    if ((stat = nc3_get(ncid, NULL, &info)))
+        return stat;
+    if (NC3_ISREADONLY(info))
+        return NC_EPERM;
+    if (NC3_INDEFINE(info))
+        return NC_EINDEFINE;
+    if ((info->flags & NC3_SHARE) && (stat = reread_header(info)))
+        return stat;
+    /* Data must be complete on disk before enddef may move it. */
+    if ((stat = sync_state(info)))
+        return stat;
+    if ((info->old = nc3_info_dup(info)) == NULL)
+        return NC_ENOMEM;
+    info->flags |= NC3_INDEF;
+    return NC_NOERR;
+}
+
+static int
+NC3__enddef(int ncid, size_t h_minfree, size_t v_align, size_t v_minfree, size_t r_align)
+{
+    NC3_info *info;
+    int stat;
+    if ((stat = nc3_get(ncid, NULL, &info)))
+        return stat;
+    if (!NC3_INDEFINE(info))
+        return NC_ENOTINDEFINE;
+    return enddef(info, h_minfree, v_align, v_minfree, r_align);
+}
+
+static int
+NC3_sync(int ncid)
+{
+    NC3_info *info;
+    int stat;
+    if ((stat = nc3_get(ncid, NULL, &info)))
+        return stat;
+    if (NC3_INDEFINE(info))
+        return NC_EINDEFINE;
+    if (NC3_ISREADONLY(info))
+        return reread_header(info);
+    if ((stat = sync_state(info)))
+        return stat;
+    return info->io->sync(info->io);
+}
+
+/* Upstream's NC_calcsize: where the file must end. */
+static long long
+calc_size(const NC3_info *info)
+{
+    const NC3_var *last_fix = NULL;
+    size_t i, nrec = 0;
+    if (info->nvars == 0)
+        return (long long)info->xsz;
+    for (i = 0; i < info->nvars; i++) {
+        if (info->vars[i]->isrec)
+            nrec++;
+        else
+            last_fix = info->vars[i];
+    }
+    if (nrec == 0)
+        return last_fix->begin + (long long)last_fix->len;
+    return info->begin_rec + (long long)(info->numrecs * info->recsize);
+}
+
+static int
+NC3_abort(int ncid)
+{
+    NC *nc;
+    NC3_info *info;
+    int stat, delete_it;
+    if ((stat = nc3_get(ncid, &nc, &info)))
+        return stat;
+    delete_it = (info->flags & NC3_CREAT) != 0;
+    if (info->old != NULL) {
+        /* Discard the new definitions: the file still holds the old ones. */
+        nc3_info_free(info->old);
+        info->old = NULL;
+        info->flags &= ~NC3_INDEF;
+    } else if (!NC3_ISREADONLY(info) && !delete_it) {
+        stat = sync_state(info);
+    }
+    {
+        int cstat = info->io->close(info->io, delete_it, NULL);
+        info->io = NULL;
+        if (stat == NC_NOERR)
+            stat = cstat;
+    }
+    nc3_info_free(info);
+    nc->dispatchdata = NULL;
+    return stat;
+}
+
+static int
+NC3_close(int ncid, void *memio)
+{
+    NC *nc;
+    NC3_info *info;
+    int stat = NC_NOERR, cstat;
+    if ((stat = nc3_get(ncid, &nc, &info)))
+        return stat;
+    if (NC3_INDEFINE(info)) {
+        if ((stat = enddef(info, 0, 1, 0, 1))) {
+            (void)NC3_abort(ncid);
+            return stat;
+        }
+    }
+    if (!NC3_ISREADONLY(info))
+        stat = sync_state(info);
+    if (stat == NC_NOERR && !NC3_ISREADONLY(info)) {
+        long long fsize, want = calc_size(info);
+        stat = info->io->get_size(info->io, &fsize);
+        if (stat == NC_NOERR && fsize < want)
+            stat = info->io->set_size(info->io, want);
+    }
+    cstat = info->io->close(info->io, 0, memio);
+    info->io = NULL;
+    nc3_info_free(info);
+    nc->dispatchdata = NULL;
+    return stat ? stat : cstat;
+}
+
+static int
+NC3_set_fill(int ncid, int fillmode, int *old_modep)
+{
+    NC3_info *info;
+    int stat, oldmode;
+    size_t i;
+    if ((stat = nc3_get(ncid, NULL, &info)))
+        return stat;
+    if (NC3_ISREADONLY(info))
+        return NC_EPERM;
+    oldmode = (info->flags & NC3_NOFILL) ? NC_NOFILL : NC_FILL;
+    if (fillmode == NC_NOFILL) {
+        info->flags |= NC3_NOFILL;
+    } else if (fillmode == NC_FILL) {
+        if ((info->flags & NC3_NOFILL) && !NC3_INDEFINE(info) && (stat = sync_state(info)))
+            return stat;
+        info->flags &= ~NC3_NOFILL;
+    } else {
+        return NC_EINVAL;
+    }
+    for (i = 0; i < info->nvars; i++)
+        info->vars[i]->no_fill = fillmode == NC_NOFILL;
+    if (old_modep) *old_modep = oldmode;
+    return NC_NOERR;
+}
+
+static int
+NC3_inq_format(int ncid, int *formatp)
+{
+    NC3_info *info;
+    int stat;
+    if ((stat = nc3_get(ncid, NULL, &info)))
+        return stat;
+    if (formatp)
+        *formatp = info->version == 5 ? NC_FORMAT_CDF5
+                 : info->version == 2 ? NC_FORMAT_64BIT_OFFSET : NC_FORMAT_CLASSIC;
+    return NC_NOERR;
+}
+
+static int
+NC3_inq_format_extended(int ncid, int *formatp, int *modep)
+{
+    NC *nc;
+    int stat;
+    if ((stat = nc3_get(ncid, &nc, NULL)))
+        return stat;
+    if (formatp) *formatp = NC_FORMATX_NC3;
+    if (modep) *modep = nc->mode;
+    return NC_NOERR;
+}
+
+static int
+NC3_show_metadata(int ncid)
+{
+    return nc3_get(ncid, NULL, NULL);
+}
+
+int NC3_initialize(void) { return NC_NOERR; }
+int NC3_finalize(void) { return NC_NOERR; }
+
+static const NC_Dispatch NC3_table = {
+    .model = NC_FORMATX_NC3,
+    .dispatch_version = NC_DISPATCH_VERSION,
+    .create = NC3_create,
+    .open = NC3_open,
+    .redef = NC3_redef,
+    ._enddef = NC3__enddef,
+    .sync = NC3_sync,
+    .abort = NC3_abort,
+    .close = NC3_close,
+    .set_fill = NC3_set_fill,
+    .inq_format = NC3_inq_format,
+    .inq_format_extended = NC3_inq_format_extended,
+    .inq = NC3_inq,
+    .inq_type = NC3_inq_type,
+    .def_dim = NC3_def_dim,
+    .inq_dimid = NC3_inq_dimid,
+    .inq_dim = NC3_inq_dim,
+    .inq_unlimdim = NC3_inq_unlimdim,
+    .rename_dim = NC3_rename_dim,
+    .inq_att = NC3_inq_att,
+    .inq_attid = NC3_inq_attid,
+    .inq_attname = NC3_inq_attname,
+    .rename_att = NC3_rename_att,
+    .del_att = NC3_del_att,
+    .get_att = NC3_get_att,
+    .put_att = NC3_put_att,
+    .def_var = NC3_def_var,
+    .inq_varid = NC3_inq_varid,
+    .rename_var = NC3_rename_var,
+    .get_vara = NC3_get_vara,
+    .put_vara = NC3_put_vara,
+    .get_vars = NC3_get_vars,
+    .put_vars = NC3_put_vars,
+    .get_varm = NCDEFAULT_get_varm,
+    .put_varm = NCDEFAULT_put_varm,
+    .inq_var_all = NC3_inq_var_all,
+    .var_par_access = NC_NOTNC4_var_par_access,
+    .def_var_fill = NC3_def_var_fill,
+    .show_metadata = NC3_show_metadata,
+    .inq_unlimdims = NC3_inq_unlimdims,
+    .inq_ncid = NC3_inq_ncid,
+    .inq_grps = NC3_inq_grps,
+    .inq_grpname = NC3_inq_grpname,
+    .inq_grpname_full = NC3_inq_grpname_full,
+    .inq_grp_parent = NC3_inq_grp_parent,
+    .inq_grp_full_ncid = NC3_inq_grp_full_ncid,
+    .inq_varids = NC3_inq_varids,
+    .inq_dimids = NC3_inq_dimids,
+    .inq_typeids = NC3_inq_typeids,
+    .inq_type_equal = NC3_inq_type_equal,
+    .def_grp = NC_NOTNC4_def_grp,
+    .rename_grp = NC_NOTNC4_rename_grp,
+    .inq_user_type = NC_NOTNC4_inq_user_type,
+    .inq_typeid = NC3_inq_typeid,
+    .def_compound = NC_NOTNC4_def_compound,
+    .insert_compound = NC_NOTNC4_insert_compound,
+    .insert_array_compound = NC_NOTNC4_insert_array_compound,
+    .inq_compound_field = NC_NOTNC4_inq_compound_field,
+    .inq_compound_fieldindex = NC_NOTNC4_inq_compound_fieldindex,
+    .def_vlen = NC_NOTNC4_def_vlen,
+    .put_vlen_element = NC_NOTNC4_put_vlen_element,
+    .get_vlen_element = NC_NOTNC4_get_vlen_element,
+    .def_enum = NC_NOTNC4_def_enum,
+    .insert_enum = NC_NOTNC4_insert_enum,
+    .inq_enum_member = NC_NOTNC4_inq_enum_member,
+    .inq_enum_ident = NC_NOTNC4_inq_enum_ident,
+    .def_opaque = NC_NOTNC4_def_opaque,
+    .def_var_deflate = NC_NOTNC4_def_var_deflate,
+    .def_var_fletcher32 = NC_NOTNC4_def_var_fletcher32,
+    .def_var_chunking = NC_NOTNC4_def_var_chunking,
+    .def_var_endian = NC_NOTNC4_def_var_endian,
+    .def_var_filter = NC_NOTNC4_def_var_filter,
+    .set_var_chunk_cache = NC_NOTNC4_set_var_chunk_cache,
+    .get_var_chunk_cache = NC_NOTNC4_get_var_chunk_cache,
+    .inq_var_filter_ids = NC_NOOP_inq_var_filter_ids,
+    .inq_var_filter_info = NC_NOOP_inq_var_filter_info,
+    .def_var_quantize = NC_NOTNC4_def_var_quantize,
+    .inq_var_quantize = NC_NOTNC4_inq_var_quantize,
+    .inq_filter_avail = NC_NOOP_inq_filter_avail,
+};
+
+const NC_Dispatch *NC3_dispatch_table = &NC3_table;

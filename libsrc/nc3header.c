@@ -1,0 +1,690 @@
+/* nc3header.c: the classic header: its length, its encoding and a decoder
+ * that validates every count, length, offset and type before use.
+ *
+ * Layout (big-endian; "N" is 4 bytes in CDF-1/2 and 8 bytes in CDF-5):
+ *   magic 'C' 'D' 'F' version(1|2|5), numrecs N,
+ *   dim_list  = tag(4) N [name N-len+bytes+pad4, dimlen N]...
+ *   gatt_list = tag(4) N [name, type(4), nelems N, values+pad4]...
+ *   var_list  = tag(4) N [name, ndims N, dimids (4 bytes, 8 in CDF-5)...,
+ *                         vatt_list, type(4), vsize N, begin (4 in CDF-1, else 8)]
+ * An empty list is written as two zeros (tag 0, count 0).
+ * The decoder never allocates more than the file's bytes can justify:
+ * every element count is checked against the bytes left in the file.
+ */
+#define _XOPEN_SOURCE 700
+#include <stdlib.h>
+#include <string.h>
+#include "nc3internal.h"
+#include "ncx.h"
+
+#define TAG_DIMENSION 0x0A
+#define TAG_VARIABLE  0x0B
+#define TAG_ATTRIBUTE 0x0C
+
+static size_t rnd4(size_t n) { return (n + 3) & ~(size_t)3; }
+
+/* ---- length --------------------------------------------------------------- */
+
+static size_t
+len_name(size_t namelen, int v)
+{
+    return (v == 5 ? 8 : 4) + rnd4(namelen);
+}
+
+static size_t
+len_atts(const NC3_attarray *a, int v)
+{
+    size_t n = 4 + (v == 5 ? 8 : 4), i;
+    for (i = 0; i < a->n; i++)
+        n += len_name(a->v[i]->namelen, v) + 4 + (v == 5 ? 8 : 4) + a->v[i]->xsz;
+    return n;
+}
+
+size_t
+nc3_header_len(const NC3_info *info)
+{
+    int v = info->version;
+    size_t cnt = v == 5 ? 8 : 4, n, i;
+    n = 4 + cnt;                                    /* magic, numrecs */
+    n += 4 + cnt;                                   /* dim list */
+    for (i = 0; i < info->ndims; i++)
+        n += len_name(info->dims[i]->namelen, v) + cnt;
+    n += len_atts(&info->gatts, v);
+    n += 4 + cnt;                                   /* var list */
+    for (i = 0; i < info->nvars; i++) {
+        const NC3_var *var = info->vars[i];
+        n += len_name(var->namelen, v) + cnt + var->ndims * (v == 5 ? 8 : 4);
+        n += len_atts(&var->atts, v);
+        n += 4 + cnt + (v == 1 ? 4 : 8);            /* type, vsize, begin */
+    }
+    return n;
+}
+
+/* ---- encoding ------------------------------------------------------------- */
+
+static unsigned char *
+put32(unsigned char *p, unsigned long long x)
+{
+    p[0] = (unsigned char)(x >> 24); p[1] = (unsigned char)(x >> 16);
+    p[2] = (unsigned char)(x >> 8); p[3] = (unsigned char)x;
+    return p + 4;
+}
+
+static unsigned char *
+put64(unsigned char *p, unsigned long long x)
+{
+    p = put32(p, x >> 32);
+    return put32(p, x & 0xffffffffULL);
+}
+
+static unsigned char *
+putN(unsigned char *p, unsigned long long x, int v)
+{
+    return v == 5 ? put64(p, x) : put32(p, x);
+}
+
+static unsigned char *
+put_name(unsigned char *p, const char *name, size_t len, int v)
+{
+    p = putN(p, len, v);
+    memcpy(p, name, len);
+    memset(p + len, 0, rnd4(len) - len);
+    return p + rnd4(len);
+}
+
+static unsigned char *
+put_atts(unsigned char *p, const NC3_attarray *a, int v)
+{
+    size_t i;
+    if (a->n == 0) {
+        p = put32(p, 0);
+        return putN(p, 0, v);
+    }
+    p = put32(p, TAG_ATTRIBUTE);
+    p = putN(p, a->n, v);
+    for (i = 0; i < a->n; i++) {
+        const NC3_att *att = a->v[i];
+        p = put_name(p, att->name, att->namelen, v);
+        p = put32(p, (unsigned)att->type);
+        p = putN(p, att->nelems, v);
+        if (att->xsz) {
+            memcpy(p, att->xvalue, att->xsz);
+            p += att->xsz;
+        }
+    }
+    return p;
+}
+
+static void
+encode(const NC3_info *info, unsigned char *p)
+{
+    int v = info->version;
+    size_t i, j;
+    p[0] = 'C'; p[1] = 'D'; p[2] = 'F'; p[3] = (unsigned char)v;
+    p += 4;
+    p = putN(p, info->numrecs, v);
+    if (info->ndims == 0) {
+        p = put32(p, 0);
+        p = putN(p, 0, v);
+    } else {
+        p = put32(p, TAG_DIMENSION);
+        p = putN(p, info->ndims, v);
+        for (i = 0; i < info->ndims; i++) {
+            p = put_name(p, info->dims[i]->name, info->dims[i]->namelen, v);
+            p = putN(p, info->dims[i]->size, v);
+        }
+    }
+    p = put_atts(p, &info->gatts, v);
+    if (info->nvars == 0) {
+        p = put32(p, 0);
+        p = putN(p, 0, v);
+        return;
+    }
+    p = put32(p, TAG_VARIABLE);
+    p = putN(p, info->nvars, v);
+    for (i = 0; i < info->nvars; i++) {
+        const NC3_var *var = info->vars[i];
+        unsigned long long vsize = var->len;
+        p = put_name(p, var->name, var->namelen, v);
+        p = putN(p, var->ndims, v);
+        for (j = 0; j < var->ndims; j++)
+            p = putN(p, (unsigned long long)var->dimids[j], v);
+        p = put_atts(p, &var->atts, v);
+        p = put32(p, (unsigned)var->type);
+        /* vsize does not fit 32 bits for huge CDF-1/2 vars: 2^32-1 marks them. */
+        if (v != 5 && vsize > 4294967292ULL)
+            vsize = 4294967295ULL;
+        p = putN(p, vsize, v);
+        p = v == 1 ? put32(p, (unsigned long long)var->begin) : put64(p, (unsigned long long)var->begin);
+    }
+}
+
+/* Write the whole header at offset 0.  A header with nothing defined is
+ * written as a full block of min(chunk, 4096) bytes, as upstream does. */
+int
+nc3_header_write(NC3_info *info)
+{
+    int stat;
+    size_t len = nc3_header_len(info), extent = len;
+    size_t minx = info->version == 5 ? NC3_MIN_XSZ5 : NC3_MIN_XSZ;
+    unsigned char *buf;
+    if (len <= minx) {
+        extent = info->chunk < 4096 ? info->chunk : 4096;
+        if (extent < len)
+            extent = len;
+    }
+    if ((buf = calloc(1, extent)) == NULL)
+        return NC_ENOMEM;
+    encode(info, buf);
+    stat = info->io->write_at(info->io, 0, buf, extent);
+    free(buf);
+    if (stat == NC_NOERR)
+        info->flags &= ~(NC3_HDIRTY | NC3_NDIRTY);
+    return stat;
+}
+
+/* ---- decoding ------------------------------------------------------------- */
+
+typedef struct hreader {
+    ncio *io;
+    unsigned long long fsize;   /* bytes in the file */
+    unsigned char *buf;         /* file bytes [0, loaded) */
+    size_t loaded;
+    size_t pos;                 /* cursor */
+    int v;                      /* version */
+} hreader;
+
+/* Make n more bytes available at the cursor, or NC_ENOTNC past the end. */
+static int
+need(hreader *r, size_t n)
+{
+    size_t want, ncap;
+    unsigned char *nb;
+    int stat;
+    if (n > r->fsize || r->pos > r->fsize - n)
+        return NC_ENOTNC;
+    if (r->pos + n <= r->loaded)
+        return NC_NOERR;
+    want = r->pos + n;
+    ncap = r->loaded ? r->loaded * 2 : 65536;
+    if (ncap < want)
+        ncap = want;
+    if (ncap > r->fsize)
+        ncap = (size_t)r->fsize;
+    if ((nb = realloc(r->buf, ncap)) == NULL)
+        return NC_ENOMEM;
+    r->buf = nb;
+    if ((stat = r->io->read_at(r->io, (long long)r->loaded, nb + r->loaded, ncap - r->loaded)))
+        return stat;
+    r->loaded = ncap;
+    return NC_NOERR;
+}
+
+static unsigned long long
+be32(const unsigned char *p)
+{
+    return ((unsigned long long)p[0] << 24) | ((unsigned long long)p[1] << 16)
+         | ((unsigned long long)p[2] << 8) | p[3];
+}
+
+static int
+get32(hreader *r, unsigned long long *x)
+{
+    int stat;
+    if ((stat = need(r, 4)))
+        return stat;
+    *x = be32(r->buf + r->pos);
+    r->pos += 4;
+    return NC_NOERR;
+}
+
+static int
+get64(hreader *r, unsigned long long *x)
+{
+    int stat;
+    if ((stat = need(r, 8)))
+        return stat;
+    *x = (be32(r->buf + r->pos) << 32) | be32(r->buf + r->pos + 4);
+    r->pos += 8;
+    return NC_NOERR;
+}
+
+static int
+getN(hreader *r, unsigned long long *x)
+{
+    int stat = r->v == 5 ? get64(r, x) : get32(r, x);
+    if (stat == NC_NOERR && *x > (unsigned long long)INT64_MAX)
+        return NC_ENOTNC;
+    return stat;
+}
+
+static size_t
+remaining(const hreader *r)
+{
+    return (size_t)(r->fsize - r->pos);
+}
+
+/* Valid UTF-8 without NUL, overlongs or surrogates. */
+int
+nc3_valid_utf8(const char *s0, size_t n)
+{
+    const unsigned char *s = (const unsigned char *)s0;
+    size_t i = 0;
+    while (i < n) {
+        unsigned c = s[i];
+        size_t k;
+        unsigned cp;
+        if (c == 0)
+            return 0;
+        if (c < 0x80) { i++; continue; }
+        if (c >= 0xC2 && c <= 0xDF) { k = 1; cp = c & 0x1F; }
+        else if (c >= 0xE0 && c <= 0xEF) { k = 2; cp = c & 0x0F; }
+        else if (c >= 0xF0 && c <= 0xF4) { k = 3; cp = c & 0x07; }
+        else return 0;
+        if (n - i <= k)             /* truncated sequence */
+            return 0;
+        for (size_t j = 1; j <= k; j++) {
+            if ((s[i + j] & 0xC0) != 0x80)
+                return 0;
+            cp = (cp << 6) | (s[i + j] & 0x3F);
+        }
+        if ((k == 2 && cp < 0x800) || (k == 3 && (cp < 0x10000 || cp > 0x10FFFF))
+            || (cp >= 0xD800 && cp <= 0xDFFF))
+            return 0;
+        i += k + 1;
+    }
+    return 1;
+}
+
+static int
+get_name(hreader *r, char **namep, size_t *lenp)
+{
+    unsigned long long n;
+    int stat;
+    char *s;
+    if ((stat = getN(r, &n)))
+        return stat;
+    if (n == 0 || n > NC_MAX_NAME)
+        return NC_ENOTNC;
+    if ((stat = need(r, rnd4((size_t)n))))
+        return stat;
+    /* A name renamed shorter in data mode keeps its length, NUL padded. */
+    {
+        const char *p = (const char *)r->buf + r->pos;
+        size_t clen = strnlen(p, (size_t)n), k;
+        for (k = clen; k < n; k++)
+            if (p[k] != 0)
+                return NC_ENOTNC;
+        if (clen == 0 || !nc3_valid_utf8(p, clen))
+            return NC_ENOTNC;
+    }
+    if ((s = calloc(1, (size_t)n + 1)) == NULL)
+        return NC_ENOMEM;
+    memcpy(s, r->buf + r->pos, (size_t)n);
+    r->pos += rnd4((size_t)n);
+    *namep = s;
+    *lenp = (size_t)n;
+    return NC_NOERR;
+}
+
+/* Types readable from any classic file (upstream accepts CDF-5 types in
+ * CDF-1/2 headers as well); NC_STRING has no external form. */
+static int
+get_type(hreader *r, nc_type *tp)
+{
+    unsigned long long t;
+    int stat;
+    if ((stat = get32(r, &t)))
+        return stat;
+    if (t < NC_BYTE || t > NC_UINT64)
+        return NC_ENOTNC;
+    *tp = (nc_type)t;
+    return NC_NOERR;
+}
+
+/* List header: tag and count; ABSENT (0, 0) or the expected tag. */
+static int
+get_list(hreader *r, unsigned long long tag, size_t minelem, unsigned long long *np)
+{
+    unsigned long long t, n;
+    int stat;
+    if ((stat = get32(r, &t)) || (stat = getN(r, &n)))
+        return stat;
+    if (n == 0) {
+        if (t != 0 && t != tag)
+            return NC_ENOTNC;
+    } else if (t != tag || n > remaining(r) / minelem) {
+        return NC_ENOTNC;
+    }
+    *np = n;
+    return NC_NOERR;
+}
+
+static int
+get_atts(hreader *r, NC3_attarray *a)
+{
+    unsigned long long n, i;
+    int stat;
+    size_t cnt = r->v == 5 ? 8 : 4;
+    if ((stat = get_list(r, TAG_ATTRIBUTE, cnt + 4 + 4 + cnt, &n)))
+        return stat;
+    if (n == 0)
+        return NC_NOERR;
+    if ((a->v = calloc((size_t)n, sizeof *a->v)) == NULL)
+        return NC_ENOMEM;
+    a->cap = (size_t)n;
+    for (i = 0; i < n; i++) {
+        NC3_att *att = calloc(1, sizeof *att);
+        unsigned long long ne;
+        size_t xl;
+        if (att == NULL)
+            return NC_ENOMEM;
+        a->v[a->n++] = att;
+        if ((stat = get_name(r, &att->name, &att->namelen)) || (stat = get_type(r, &att->type))
+            || (stat = getN(r, &ne)))
+            return stat;
+        xl = ncx_len(att->type);
+        if (ne > remaining(r) / xl)
+            return NC_ENOTNC;
+        att->nelems = (size_t)ne;
+        att->xsz = rnd4(att->nelems * xl);
+        if ((stat = need(r, att->xsz)))
+            return stat;
+        if (att->xsz) {
+            if ((att->xvalue = malloc(att->xsz)) == NULL)
+                return NC_ENOMEM;
+            memcpy(att->xvalue, r->buf + r->pos, att->xsz);
+            r->pos += att->xsz;
+        }
+        /* Duplicate names would make lookups ambiguous. */
+        for (size_t j = 0; j + 1 < a->n; j++)
+            if (strcmp(a->v[j]->name, att->name) == 0)
+                return NC_ENOTNC;
+    }
+    return NC_NOERR;
+}
+
+/* Shape, dsizes and padded length of a variable from its dimension ids.
+ * NC_EBADDIM for an unknown dimension, NC_EUNLIMPOS for the unlimited
+ * dimension not first, NC_EVARSIZE if the size overflows 63 bits. */
+int
+nc3_var_shape(NC3_info *info, NC3_var *var)
+{
+    unsigned long long product = 1;
+    size_t i;
+    var->xsz = ncx_len(var->type);
+    var->isrec = 0;
+    for (i = 0; i < var->ndims; i++) {
+        int id = var->dimids[i];
+        if (id < 0 || (size_t)id >= info->ndims)
+            return NC_EBADDIM;
+        var->shape[i] = info->dims[id]->size;
+        if (var->shape[i] == 0) {
+            if (i != 0)
+                return NC_EUNLIMPOS;
+            var->isrec = 1;
+        }
+    }
+    for (i = var->ndims; i-- > 0;) {
+        if (!(i == 0 && var->isrec)) {
+            if (var->shape[i] != 0 && product > (unsigned long long)(INT64_MAX / 8) / var->shape[i])
+                return NC_EVARSIZE;
+            product *= var->shape[i] ? var->shape[i] : 1;
+        }
+        var->dsizes[i] = product;
+    }
+    var->len = product * var->xsz;
+    if (var->len % 4)
+        var->len += 4 - var->len % 4;
+    return NC_NOERR;
+}
+
+static int
+get_vars(hreader *r, NC3_info *info)
+{
+    unsigned long long n, i, j, nd, x;
+    int stat;
+    size_t cnt = r->v == 5 ? 8 : 4;
+    size_t minvar = cnt + 4 + cnt + 4 + cnt + 4 + cnt + (r->v == 1 ? 4 : 8);
+    if ((stat = get_list(r, TAG_VARIABLE, minvar, &n)))
+        return stat;
+    if (n == 0)
+        return NC_NOERR;
+    if ((info->vars = calloc((size_t)n, sizeof *info->vars)) == NULL)
+        return NC_ENOMEM;
+    info->varcap = (size_t)n;
+    for (i = 0; i < n; i++) {
+        NC3_var *var = calloc(1, sizeof *var);
+        if (var == NULL)
+            return NC_ENOMEM;
+        info->vars[info->nvars++] = var;
+        if ((stat = get_name(r, &var->name, &var->namelen)) || (stat = getN(r, &nd)))
+            return stat;
+        if (nd > NC_MAX_VAR_DIMS || nd > remaining(r) / cnt)
+            return NC_ENOTNC;
+        var->ndims = (size_t)nd;
+        var->dimids = calloc(nd ? nd : 1, sizeof *var->dimids);
+        var->shape = calloc(nd ? nd : 1, sizeof *var->shape);
+        var->dsizes = calloc(nd ? nd : 1, sizeof *var->dsizes);
+        if (!var->dimids || !var->shape || !var->dsizes)
+            return NC_ENOMEM;
+        for (j = 0; j < nd; j++) {
+            if ((stat = getN(r, &x)))
+                return stat;
+            if (x >= info->ndims)
+                return NC_ENOTNC;
+            var->dimids[j] = (int)x;
+        }
+        if ((stat = get_atts(r, &var->atts)) || (stat = get_type(r, &var->type))
+            || (stat = getN(r, &x)))                /* vsize: recomputed below */
+            return stat;
+        if (r->v == 1) {
+            if ((stat = get32(r, &x)))
+                return stat;
+        } else if ((stat = get64(r, &x))) {
+            return stat;
+        }
+        if (x > (unsigned long long)INT64_MAX)
+            return NC_ENOTNC;
+        var->begin = (long long)x;
+        if ((stat = nc3_var_shape(info, var)))
+            return stat == NC_EVARSIZE ? NC_EVARSIZE : NC_ENOTNC;
+    }
+    return NC_NOERR;
+}
+
+/* CDF-1/2: at most one variable may exceed the per-format size limit and it
+ * must be the last fixed one (with no record vars) or the last record var. */
+static unsigned long long
+var_bytes(const NC3_var *var)
+{
+    return (var->ndims ? var->dsizes[0] : 1) * var->xsz;
+}
+
+static int
+check_vlens(const NC3_info *info)
+{
+    unsigned long long vmax;
+    size_t i, big = 0, nrec = 0;
+    int last = 0;
+    if (info->nvars == 0 || info->version == 5)
+        return NC_NOERR;
+    vmax = info->version == 2 ? NC3_XUINT_MAX - 3 : (unsigned long long)NC3_XINT_MAX - 3;
+    for (i = 0; i < info->nvars; i++) {
+        const NC3_var *var = info->vars[i];
+        if (var->isrec) {
+            nrec++;
+            continue;
+        }
+        last = 0;
+        if (var_bytes(var) > vmax) {
+            big++;
+            last = 1;
+        }
+    }
+    if (big > 1 || (big == 1 && !last))
+        return NC_EVARSIZE;
+    if (nrec > 0) {
+        if (big == 1)
+            return NC_EVARSIZE;
+        for (i = 0; i < info->nvars; i++) {
+            const NC3_var *var = info->vars[i];
+            if (!var->isrec)
+                continue;
+            last = 0;
+            if (var_bytes(var) > vmax) {
+                big++;
+                last = 1;
+            }
+        }
+        if (big > 1 || (big == 1 && !last))
+            return NC_EVARSIZE;
+    }
+    return NC_NOERR;
+}
+
+int nc3_check_vlens(const NC3_info *info);
+int
+nc3_check_vlens(const NC3_info *info)
+{
+    return check_vlens(info);
+}
+
+/* Layout after reading: begin_var, begin_rec, recsize, then the checks that
+ * data regions are ordered and do not overlap the header or each other. */
+static int
+compute_layout(NC3_info *info)
+{
+    NC3_var *first_var = NULL, *first_rec = NULL;
+    long long prev;
+    size_t i, nrec = 0;
+    info->begin_var = info->begin_rec = (long long)info->xsz;
+    info->recsize = 0;
+    if (info->nvars == 0)
+        return NC_NOERR;
+    for (i = 0; i < info->nvars; i++) {
+        NC3_var *var = info->vars[i];
+        if (var->begin > INT64_MAX - (long long)var->len - 8)
+            return NC_ENOTNC;
+        if (var->isrec) {
+            if (first_rec == NULL)
+                first_rec = var;
+            if (info->recsize > (unsigned long long)INT64_MAX - var->len)
+                return NC_ENOTNC;
+            info->recsize += var->len;
+            nrec++;
+        } else {
+            if (first_var == NULL)
+                first_var = var;
+            info->begin_rec = var->begin + (long long)var->len;
+        }
+    }
+    if (first_rec != NULL) {
+        if (info->begin_rec > first_rec->begin)
+            return NC_ENOTNC;
+        info->begin_rec = first_rec->begin;
+        if (nrec == 1)      /* one record variable: records are not padded */
+            info->recsize = first_rec->dsizes[0] * first_rec->xsz;
+    }
+    info->begin_var = first_var ? first_var->begin : info->begin_rec;
+    if (info->begin_var <= 0 || (long long)info->xsz > info->begin_var
+        || info->begin_rec <= 0 || info->begin_var > info->begin_rec)
+        return NC_ENOTNC;
+    /* Fixed vars in order, then record vars in order, without overlap. */
+    prev = info->begin_var;
+    for (i = 0; i < info->nvars; i++) {
+        NC3_var *var = info->vars[i];
+        if (var->isrec)
+            continue;
+        if (var->begin < prev)
+            return NC_ENOTNC;
+        prev = var->begin + (long long)var->len;
+    }
+    if (info->begin_rec < prev)
+        return NC_ENOTNC;
+    prev = info->begin_rec;
+    for (i = 0; i < info->nvars; i++) {
+        NC3_var *var = info->vars[i];
+        if (!var->isrec)
+            continue;
+        if (var->begin < prev)
+            return NC_ENOTNC;
+        prev = var->begin + (long long)var->len;
+    }
+    /* numrecs * recsize must stay addressable. */
+    if (info->recsize && info->numrecs > (unsigned long long)(INT64_MAX - info->begin_rec) / info->recsize)
+        return NC_ENOTNC;
+    return NC_NOERR;
+}
+
+/* Read and validate the header of info->io into info (which is empty). */
+int
+nc3_header_read(NC3_info *info)
+{
+    hreader r;
+    long long fsize;
+    unsigned long long n, i, x;
+    int stat, nunlim = 0;
+    memset(&r, 0, sizeof r);
+    r.io = info->io;
+    if ((stat = info->io->get_size(info->io, &fsize)))
+        return stat;
+    r.fsize = (unsigned long long)fsize;
+    if ((stat = need(&r, 4)))
+        goto done;
+    if (memcmp(r.buf, "CDF", 3) != 0 || (r.buf[3] != 1 && r.buf[3] != 2 && r.buf[3] != 5)) {
+        stat = NC_ENOTNC;
+        goto done;
+    }
+    r.v = info->version = r.buf[3];
+    r.pos = 4;
+    if ((stat = getN(&r, &x)))
+        goto done;
+    info->numrecs = x;
+    /* dimensions */
+    {
+        size_t cnt = r.v == 5 ? 8 : 4;
+        if ((stat = get_list(&r, TAG_DIMENSION, cnt + 4 + cnt, &n)))
+            goto done;
+        if (n) {
+            if ((info->dims = calloc((size_t)n, sizeof *info->dims)) == NULL) {
+                stat = NC_ENOMEM;
+                goto done;
+            }
+            info->dimcap = (size_t)n;
+        }
+        for (i = 0; i < n; i++) {
+            NC3_dim *d = calloc(1, sizeof *d);
+            if (d == NULL) {
+                stat = NC_ENOMEM;
+                goto done;
+            }
+            info->dims[info->ndims++] = d;
+            if ((stat = get_name(&r, &d->name, &d->namelen)) || (stat = getN(&r, &d->size)))
+                goto done;
+            if (d->size == 0 && ++nunlim > 1) {
+                stat = NC_ENOTNC;
+                goto done;
+            }
+        }
+        if ((stat = nc3_dim_index_rebuild(info))) {
+            stat = stat == NC_ENAMEINUSE ? NC_ENOTNC : stat;
+            goto done;
+        }
+    }
+    if ((stat = get_atts(&r, &info->gatts)))
+        goto done;
+    if ((stat = get_vars(&r, info)))
+        goto done;
+    if ((stat = nc3_var_index_rebuild(info))) {
+        stat = stat == NC_ENAMEINUSE ? NC_ENOTNC : stat;
+        goto done;
+    }
+    info->xsz = nc3_header_len(info);
+    if ((stat = compute_layout(info)))
+        goto done;
+    stat = check_vlens(info);
+done:
+    free(r.buf);
+    return stat;
+}

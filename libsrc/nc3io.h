@@ -1,0 +1,51 @@
+/* nc3io.h: storage under the classic layer ("ncio").
+ *
+ * A file is a flat array of bytes addressed by offset.  Backends:
+ *   nc3io_posix.c  a file descriptor, pread/pwrite straight to and from the
+ *                  caller's buffer (no file-wide cache);
+ *   nc3io_mem.c    a memory image: NC_DISKLESS (optionally NC_PERSIST to the
+ *                  path at close), NC_INMEMORY (nc_open_mem, nc_open_memio,
+ *                  nc_create_mem; the final image handed back by close).
+ *
+ * Method duties:
+ *   read_at   reads n bytes at off; bytes at or beyond the end of the file
+ *             read as zero (a short file is not an error).
+ *   write_at  writes n bytes at off, growing the file (with zeros in any gap).
+ *   get_size  current size in bytes.
+ *   set_size  grows (zero bytes) or shrinks the file to size.
+ *   sync      pushes buffered state to the backing store (no fsync).
+ *   close     releases everything and frees io; if delete_it, the file is
+ *             removed (posix) or discarded; memio_out (may be NULL) receives
+ *             an in-memory image, whose ownership passes to the caller unless
+ *             the caller's buffer was locked (NC_MEMIO_LOCKED).
+ * All return NC_NOERR or an NC_* / errno code.  Not thread-safe per file.
+ */
+#ifndef NC3IO_H
+#define NC3IO_H
+
+#include <stddef.h>
+#include "netcdf.h"
+#include "netcdf_mem.h"
+
+typedef struct ncio ncio;
+struct ncio {
+    int (*read_at)(ncio *io, long long off, void *buf, size_t n);
+    int (*write_at)(ncio *io, long long off, const void *buf, size_t n);
+    int (*get_size)(ncio *io, long long *sizep);
+    int (*set_size)(ncio *io, long long size);
+    int (*sync)(ncio *io);
+    int (*close)(ncio *io, int delete_it, NC_memio *memio_out);
+    size_t chunk;           /* preferred block size (>= 4096 for posix) */
+    int writable;           /* opened or created for writing */
+};
+
+/* POSIX files.  create honours NC_NOCLOBBER (NC_EEXIST if present). */
+int nc3io_posix_create(const char *path, int cmode, ncio **iop);
+int nc3io_posix_open(const char *path, int mode, ncio **iop);
+
+/* Memory images.  create: NC_DISKLESS or NC_INMEMORY, initialsz bytes reserved.
+ * open: NC_INMEMORY with parameters an NC_memio*, else NC_DISKLESS reads path. */
+int nc3io_mem_create(const char *path, int cmode, size_t initialsz, ncio **iop);
+int nc3io_mem_open(const char *path, int mode, void *parameters, ncio **iop);
+
+#endif /* NC3IO_H */

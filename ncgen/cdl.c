@@ -1,0 +1,1369 @@
+/* CDL front end of ncgen for the classic data model: a hand-written lexer and
+ * recursive-descent parser, the semantic pass (types of untyped attributes,
+ * _FillValue, output format) and the streaming data-section converter.
+ *
+ * Sections: lexer (tokens, numbers, strings, names) - model building -
+ * value conversion (C-cast semantics of upstream on x86-64) - data sections
+ * (numeric slabs, char padding rules) - ncg_run().
+ *
+ * Errors unwind with longjmp to ncg_run(): a parser has dozens of nested
+ * places that can fail and every allocation is owned by the context, so one
+ * jump target that frees the context is clearer than error codes threaded
+ * through every production. Nothing here recurses on input structure, so no
+ * input can exhaust the stack. */
+#include "ncgen.h"
+
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- tokens ---------------------------------------------------------------- */
+enum {
+    T_EOF, T_IDENT, T_STRING, T_NUM, T_FILL, T_NETCDF, T_DIMENSIONS, T_VARIABLES,
+    T_DATA, T_TYPES, T_GROUP, T_UNLIMITED, T_TYPE, T_NC4TYPE, T_PUNCT, T_BAD
+};
+
+typedef struct cval {
+    nc_type t;                  /* NC_BYTE..NC_UINT64, NC_STRING, or NC_FILL_T */
+    int64_t i;                  /* signed integer types */
+    uint64_t u;                 /* unsigned integer types */
+    double d;
+    float f;
+} cval;
+#define NC_FILL_T 1000          /* the '_' marker */
+
+typedef struct ctx {
+    const char *p, *end;        /* lexer cursor */
+    int line;
+    int tok;                    /* current token */
+    int punct;                  /* character for T_PUNCT */
+    nc_type toktype;            /* for T_TYPE */
+    cval num;                   /* for T_NUM */
+    char *sbuf; size_t slen, scap;   /* name or string text (NUL-terminated) */
+    const char *tokstart;       /* raw text of the token, for messages */
+    const ncg_options *opt;
+    const ncg_sink *sink; void *sctx;
+    ncg_outname_fn outname;
+    ncg_model m;
+    int defined;                /* sink->define done */
+    int fmt_att;                /* _Format seen: NC_FORMAT_* */
+    int nc4special;             /* netCDF-4-only special attribute seen */
+    char *nc4name;
+    void *buf; size_t bufcap;   /* data conversion buffer */
+    cval *vals; size_t valcap;  /* attribute values being parsed */
+    char *pending;              /* attribute name not yet owned by the model */
+    char *cbuf; size_t clen, ccap; /* char data */
+    jmp_buf jb;
+} ctx;
+
+static void die(ctx *c, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((noreturn, format(printf, 2, 3)))
+#endif
+    ;
+
+static void
+die(ctx *c, const char *fmt, ...)
+{
+    if (!c->opt->quiet) {
+        va_list ap;
+        fprintf(stderr, "ncgen: %s line %d: ", c->opt->cdlname ? c->opt->cdlname : "-", c->line);
+        va_start(ap, fmt);
+        vfprintf(stderr, fmt, ap);
+        va_end(ap);
+        fputc('\n', stderr);
+    }
+    longjmp(c->jb, 1);
+}
+
+/* message without the file/line prefix, as upstream prints library errors */
+static void
+dielib(ctx *c, int stat)
+{
+    if (!c->opt->quiet)
+        fprintf(stderr, "ncgen: NetCDF: %s\n", nc_strerror(stat) + (strncmp(nc_strerror(stat), "NetCDF: ", 8) ? 0 : 8));
+    longjmp(c->jb, 1);
+}
+
+static void *
+xrealloc(ctx *c, void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    if (!q) die(c, "out of memory");
+    return q;
+}
+
+static char *
+xstrdup(ctx *c, const char *s, size_t n)
+{
+    char *d = xrealloc(c, NULL, n + 1);
+    memcpy(d, s, n);
+    d[n] = 0;
+    return d;
+}
+
+static void
+sput(ctx *c, char ch)
+{
+    if (c->slen + 2 > c->scap) {
+        c->scap = c->scap ? 2 * c->scap : 256;
+        c->sbuf = xrealloc(c, c->sbuf, c->scap);
+    }
+    c->sbuf[c->slen++] = ch;
+    c->sbuf[c->slen] = 0;
+}
+
+/* ---- lexer ------------------------------------------------------------------ */
+static int isdig(int ch) { return ch >= '0' && ch <= '9'; }
+static int isalph(int ch) { return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z'); }
+static int ishex(int ch) { return isdig(ch) || (ch >= 'a' && ch <= 'f') || (ch >= 'A' && ch <= 'F'); }
+static int hexval(int ch) { return isdig(ch) ? ch - '0' : (ch | 32) - 'a' + 10; }
+
+/* length of a valid UTF-8 multi-byte sequence at p, 0 if none */
+static int
+utf8len(const unsigned char *p, const unsigned char *end)
+{
+    int n, i;
+    if (p[0] >= 0xC2 && p[0] <= 0xDF) n = 2;
+    else if (p[0] >= 0xE0 && p[0] <= 0xEF) n = 3;
+    else if (p[0] >= 0xF0 && p[0] <= 0xF4) n = 4;
+    else return 0;
+    if (end - p < n) return 0;
+    for (i = 1; i < n; i++)
+        if ((p[i] & 0xC0) != 0x80) return 0;
+    return n;
+}
+
+/* characters allowed after a backslash inside a name (others end the name) */
+static int
+idescapable(int ch)
+{
+    return ch >= ' ' && ch < 0x7f && ch != '/';
+}
+
+static int
+identchar(const ctx *c, const char *p)
+{
+    int ch = (unsigned char)*p;
+    if (isalph(ch) || isdig(ch) || ch == '_' || ch == '.' || ch == '@' || ch == '+' || ch == '-' || ch == '%')
+        return 1;
+    if (ch == '\\' && p + 1 < c->end && idescapable((unsigned char)p[1])) return 2;
+    if (ch >= 0x80) return utf8len((const unsigned char *)p, (const unsigned char *)c->end);
+    return 0;
+}
+
+static void
+skipspace(ctx *c)
+{
+    const char *p = c->p;
+    for (;;) {
+        while (p < c->end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\f' || *p == '\n')) {
+            if (*p == '\n') c->line++;
+            p++;
+        }
+        if (p + 1 < c->end && p[0] == '/' && p[1] == '/') {
+            while (p < c->end && *p != '\n') p++;
+            continue;
+        }
+        if (p + 1 < c->end && p[0] == '/' && p[1] == '*') {
+            p += 2;
+            while (p < c->end && !(p[0] == '*' && p + 1 < c->end && p[1] == '/')) {
+                if (*p == '\n') c->line++;
+                p++;
+            }
+            if (p >= c->end) {
+                c->p = p;
+                die(c, "unterminated /**/ comment");
+            }
+            p += 2;
+            continue;
+        }
+        break;
+    }
+    c->p = p;
+}
+
+/* Decode one escape after a backslash in a string; p points after '\\'. */
+static const char *
+unescape1(ctx *c, const char *p, char *out)
+{
+    int ch = (unsigned char)*p++, v, n;
+    switch (ch) {
+    case 'a': *out = '\a'; break;
+    case 'b': *out = '\b'; break;
+    case 'f': *out = '\f'; break;
+    case 'n': *out = '\n'; break;
+    case 'r': *out = '\r'; break;
+    case 't': *out = '\t'; break;
+    case 'v': *out = '\v'; break;
+    case 'x': case 'X':
+        v = 0;
+        for (n = 0; n < 2 && p < c->end && ishex((unsigned char)*p); n++) v = v * 16 + hexval((unsigned char)*p++);
+        *out = n ? (char)v : (char)ch;
+        break;
+    case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7':
+        v = ch - '0';
+        for (n = 1; n < 3 && p < c->end && *p >= '0' && *p <= '7'; n++) v = v * 8 + (*p++ - '0');
+        *out = (char)v;
+        break;
+    default: *out = (char)ch; break;   /* \\ \" \' \? and any other char */
+    }
+    return p;
+}
+
+static void
+lex_string(ctx *c)
+{
+    const char *p = c->p + 1;
+    int startline = c->line;
+    c->slen = 0;
+    sput(c, 0); c->slen = 0;
+    while (p < c->end && *p != '"') {
+        char ch;
+        if (*p == '\\' && p + 1 < c->end) {
+            p = unescape1(c, p + 1, &ch);
+            if (ch == '\n') { /* escaped newline still counts as a line */ }
+        } else {
+            if (*p == '\n') c->line++;
+            ch = *p++;
+        }
+        sput(c, ch);
+    }
+    if (p >= c->end) {
+        c->line = startline;
+        die(c, "unterminated string constant");
+    }
+    c->p = p + 1;
+    c->tok = T_STRING;
+}
+
+static const struct { const char *name; nc_type t; } typenames[] = {
+    {"char", NC_CHAR}, {"byte", NC_BYTE}, {"ubyte", NC_UBYTE}, {"short", NC_SHORT},
+    {"ushort", NC_USHORT}, {"int", NC_INT}, {"long", NC_INT}, {"integer", NC_INT},
+    {"uint", NC_UINT}, {"ulong", NC_UINT}, {"uinteger", NC_UINT}, {"int64", NC_INT64},
+    {"uint64", NC_UINT64}, {"float", NC_FLOAT}, {"real", NC_FLOAT}, {"double", NC_DOUBLE},
+    {NULL, 0}
+};
+
+/* Special numeric words, as the upstream lexer knows them */
+static int
+special_number(ctx *c, const char *w, size_t n, int neg)
+{
+    cval *v = &c->num;
+    memset(v, 0, sizeof *v);
+#define IS(s) (n == sizeof(s) - 1 && !memcmp(w, s, n))
+    if (!neg && (IS("NaN") || IS("nan"))) { v->t = NC_DOUBLE; v->d = NAN; return 1; }
+    if (!neg && (IS("NaNf") || IS("nanf"))) { v->t = NC_FLOAT; v->f = NAN; return 1; }
+    if (IS("Infinity") || (!neg && IS("DoubleInf"))) { v->t = NC_DOUBLE; v->d = neg ? -INFINITY : INFINITY; return 1; }
+    if (IS("Infinityf") || IS("Inff") || (!neg && IS("FloatInf"))) {
+        v->t = NC_FLOAT; v->f = neg ? -INFINITY : INFINITY; return 1;
+    }
+#undef IS
+    return 0;
+}
+
+static const double pow10tab[] = {
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22
+};
+static const float pow10ftab[] = {1e0f, 1e1f, 1e2f, 1e3f, 1e4f, 1e5f, 1e6f, 1e7f, 1e8f, 1e9f, 1e10f};
+
+/* Lex a number starting at c->p (sign included). Floating values take an exact
+ * fast path (Clinger: an exact mantissa times an exact power of ten, one
+ * rounding) and fall back to strtod/strtof, so results equal the C library's. */
+static void
+lex_number(ctx *c)
+{
+    const char *s = c->p, *p = s, *digits, *numend;
+    int neg = 0, isfloat = 0, ndig = 0, sig = 0, exp10 = 0, expv = 0, expneg = 0, fast = 1;
+    uint64_t mant = 0;
+
+    if (*p == '+' || *p == '-') { neg = (*p == '-'); p++; }
+    digits = p;
+    if (p + 1 < c->end && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && p + 2 < c->end && ishex((unsigned char)p[2])) {
+        /* hexadecimal integer */
+        uint64_t u = 0; int over = 0;
+        p += 2;
+        while (p < c->end && ishex((unsigned char)*p)) {
+            if (u >> 60) over = 1;
+            u = (u << 4) | (uint64_t)hexval((unsigned char)*p++);
+        }
+        numend = p;
+        memset(&c->num, 0, sizeof c->num);
+        if (over) { c->tokstart = s; c->p = p; die(c, "integer constant out of range: %.*s", (int)(p - s), s); }
+        if (neg) u = (uint64_t)0 - u;
+        mant = u;
+        goto intsuffix;
+    }
+    while (p < c->end && isdig((unsigned char)*p)) {
+        if (mant < 100000000000000000ULL) { mant = mant * 10 + (uint64_t)(*p - '0'); if (mant) sig++; }
+        else { fast = 0; }
+        ndig++; p++;
+    }
+    if (p < c->end && *p == '.') {
+        isfloat = 1; p++;
+        while (p < c->end && isdig((unsigned char)*p)) {
+            if (mant < 100000000000000000ULL) { mant = mant * 10 + (uint64_t)(*p - '0'); exp10--; if (mant) sig++; }
+            else fast = 0;
+            ndig++; p++;
+        }
+    }
+    if (ndig == 0) {
+        c->p = p;
+        die(c, "bad long or double constant: %.*s", (int)(p - s), s);
+    }
+    if (p < c->end && (*p == 'e' || *p == 'E')) {
+        const char *q = p + 1;
+        if (q < c->end && (*q == '+' || *q == '-')) { expneg = (*q == '-'); q++; }
+        if (q < c->end && isdig((unsigned char)*q)) {
+            isfloat = 1;
+            while (q < c->end && isdig((unsigned char)*q)) { if (expv < 100000) expv = expv * 10 + (*q - '0'); q++; }
+            p = q;
+        }
+    }
+    numend = p;
+    memset(&c->num, 0, sizeof c->num);
+    if (isfloat) {
+        int isf = 0;
+        if (p < c->end && (*p == 'f' || *p == 'F')) { isf = 1; p++; }
+        else if (p < c->end && (*p == 'd' || *p == 'D' || *p == 'l' || *p == 'L')) p++;
+        exp10 += expneg ? -expv : expv;
+        (void)sig;
+        if (isf) {
+            c->num.t = NC_FLOAT;
+            if (fast && mant < (1u << 24) && exp10 >= -10 && exp10 <= 10) {
+                float f = (float)mant;
+                f = exp10 >= 0 ? f * pow10ftab[exp10] : f / pow10ftab[-exp10];
+                c->num.f = neg ? -f : f;
+            } else {
+                char tmp[128]; char *big = NULL, *str = tmp;
+                size_t n = (size_t)(numend - s);
+                if (n >= sizeof tmp) str = big = xrealloc(c, NULL, n + 1);
+                memcpy(str, s, n); str[n] = 0;
+                c->num.f = strtof(str, NULL);
+                free(big);
+            }
+        } else {
+            c->num.t = NC_DOUBLE;
+            if (fast && mant <= (1ULL << 53) && exp10 >= -22 && exp10 <= 22) {
+                double d = (double)mant;
+                d = exp10 >= 0 ? d * pow10tab[exp10] : d / pow10tab[-exp10];
+                c->num.d = neg ? -d : d;
+            } else {
+                char tmp[128]; char *big = NULL, *str = tmp;
+                size_t n = (size_t)(numend - s);
+                if (n >= sizeof tmp) str = big = xrealloc(c, NULL, n + 1);
+                memcpy(str, s, n); str[n] = 0;
+                c->num.d = strtod(str, NULL);
+                free(big);
+            }
+        }
+        c->p = p;
+        c->tok = T_NUM;
+        return;
+    }
+    /* integer: magnitude with C base-0 rules (leading 0 = octal) */
+    {
+        uint64_t u = 0;
+        const char *q = digits;
+        int over = 0;
+        if (numend - digits > 1 && digits[0] == '0') {
+            q++;
+            while (q < numend && *q >= '0' && *q <= '7') {
+                if (u >> 61) over = 1;
+                u = u * 8 + (uint64_t)(*q++ - '0');
+            }
+        } else {
+            while (q < numend) {
+                unsigned dgt = (unsigned)(*q++ - '0');
+                if (u > (UINT64_MAX - dgt) / 10) over = 1;
+                u = u * 10 + dgt;
+            }
+        }
+        if (over) { c->p = numend; die(c, "integer constant out of range: %.*s", (int)(numend - s), s); }
+        mant = neg ? (uint64_t)0 - u : u;
+        if (neg && u > (1ULL << 63)) {
+            /* wrapped negative: upstream types it unsigned 64-bit */
+            int hasu = 0;
+            const char *r = p;
+            while (r < c->end && (isalph((unsigned char)*r))) { if ((*r | 32) == 'u') hasu = 1; r++; }
+            if (!hasu && r == p) {
+                c->num.t = NC_UINT64; c->num.u = mant; c->p = p; c->tok = T_NUM; return;
+            }
+        }
+    }
+intsuffix:
+    {
+        /* suffix: [uU]? then b|s|l|ll (either case) */
+        int uns = 0, kind = 0; /* kind: 0 none, 1 b, 2 s, 3 l, 4 ll */
+        const char *q = p;
+        if (q < c->end && (*q == 'u' || *q == 'U')) { uns = 1; q++; }
+        if (q < c->end && (*q == 'b' || *q == 'B')) { kind = 1; q++; }
+        else if (q < c->end && (*q == 's' || *q == 'S')) { kind = 2; q++; }
+        else if (q < c->end && (*q == 'l' || *q == 'L')) {
+            kind = 3; q++;
+            if (q < c->end && (*q == 'l' || *q == 'L')) { kind = 4; q++; }
+        }
+        p = q;
+        c->p = p;
+        if (uns && neg) die(c, "Unsigned integer cannot be signed: %.*s", (int)(numend - s), s);
+        cval *v = &c->num;
+        if (uns) {
+            switch (kind) {
+            case 1: v->t = NC_UBYTE; v->u = (uint8_t)mant; break;
+            case 2: v->t = NC_USHORT; v->u = (uint16_t)mant; break;
+            case 4: v->t = NC_UINT64; v->u = mant; break;
+            default: v->t = NC_UINT; v->u = (uint32_t)mant; break;
+            }
+        } else if (kind == 1) { v->t = NC_BYTE; v->i = (int8_t)mant; }
+        else if (kind == 2) { v->t = NC_SHORT; v->i = (int16_t)mant; }
+        else if (kind == 3) { v->t = NC_INT; v->i = (int32_t)mant; }
+        else if (kind == 4) { v->t = NC_INT64; v->i = (int64_t)mant; }
+        else {
+            int64_t sv = (int64_t)mant;
+            if (neg) {
+                if (sv >= INT32_MIN) { v->t = NC_INT; v->i = sv; }
+                else { v->t = NC_INT64; v->i = sv; }
+            } else if (mant <= INT32_MAX) { v->t = NC_INT; v->i = sv; }
+            else if (mant <= UINT32_MAX) { v->t = NC_UINT; v->u = mant; }
+            else if (mant <= INT64_MAX) { v->t = NC_INT64; v->i = sv; }
+            else if (sv >= INT32_MIN) { v->t = NC_INT; v->i = sv; }
+            else { v->t = NC_INT64; v->i = sv; }
+        }
+        c->tok = T_NUM;
+    }
+}
+
+/* character constant 'x', '\n', '\101', '\x41' (a byte) */
+static int
+lex_charconst(ctx *c)
+{
+    const char *p = c->p + 1;
+    char ch;
+    if (p >= c->end) return 0;
+    if (*p == '\\') {
+        if (p + 1 >= c->end) return 0;
+        p = unescape1(c, p + 1, &ch);
+    } else if (*p == '\'' || *p == '\n') {
+        return 0;
+    } else ch = *p++;
+    if (p >= c->end || *p != '\'') return 0;
+    c->p = p + 1;
+    memset(&c->num, 0, sizeof c->num);
+    c->num.t = NC_BYTE;
+    c->num.i = (signed char)ch;
+    c->tok = T_NUM;
+    return 1;
+}
+
+static void
+lex_ident(ctx *c)
+{
+    const char *p = c->p, *w = p;
+    int n;
+    c->slen = 0;
+    sput(c, 0); c->slen = 0;
+    /* first char: letter, '_', UTF-8, or an escaped digit */
+    if (*p == '\\') { sput(c, p[1]); p += 2; }
+    while (p < c->end && (n = identchar(c, p))) {
+        if (*p == '\\') { sput(c, p[1]); p += 2; continue; }
+        while (n--) sput(c, *p++);
+    }
+    c->p = p;
+    size_t wl = (size_t)(p - w);
+    int plain = (c->slen == wl);
+    if (plain) {
+        int i;
+        if (special_number(c, w, wl, 0)) { c->tok = T_NUM; return; }
+        if (wl == 1 && w[0] == '_') { c->tok = T_FILL; return; }
+        if (p < c->end && *p == ':') {
+#define KW(s, t) if (wl == sizeof(s) - 1 && !memcmp(w, s, wl)) { c->p = p + 1; c->tok = t; return; }
+            KW("dimensions", T_DIMENSIONS) KW("variables", T_VARIABLES) KW("data", T_DATA)
+            KW("types", T_TYPES) KW("group", T_GROUP)
+#undef KW
+        }
+        if ((wl == 6 && !memcmp(w, "netcdf", 6)) || (wl == 6 && !memcmp(w, "NETCDF", 6)) || (wl == 6 && !memcmp(w, "netCDF", 6))) {
+            c->tok = T_NETCDF; return;
+        }
+        if ((wl == 9 && !memcmp(w, "unlimited", 9)) || (wl == 9 && !memcmp(w, "UNLIMITED", 9))) { c->tok = T_UNLIMITED; return; }
+        for (i = 0; typenames[i].name; i++)
+            if (strlen(typenames[i].name) == wl && !memcmp(typenames[i].name, w, wl)) {
+                c->tok = T_TYPE; c->toktype = typenames[i].t; return;
+            }
+        if ((wl == 6 && !memcmp(w, "string", 6)) || (wl == 8 && !memcmp(w, "compound", 8)) ||
+            (wl == 6 && !memcmp(w, "struct", 6)) || (wl == 9 && !memcmp(w, "structure", 9)) ||
+            (wl == 4 && !memcmp(w, "enum", 4)) || (wl == 6 && !memcmp(w, "opaque", 6))) {
+            c->tok = T_NC4TYPE; return;
+        }
+    }
+    c->tok = T_IDENT;
+}
+
+static void
+next(ctx *c)
+{
+    skipspace(c);
+    c->tokstart = c->p;
+    if (c->p >= c->end) { c->tok = T_EOF; return; }
+    const char *p = c->p;
+    int ch = (unsigned char)*p;
+    if (ch == '"') { lex_string(c); return; }
+    if (isdig(ch) || (ch == '.' && p + 1 < c->end && isdig((unsigned char)p[1]))) { lex_number(c); return; }
+    if ((ch == '-' || ch == '+') && p + 1 < c->end) {
+        int n1 = (unsigned char)p[1];
+        if (isdig(n1) || (n1 == '.' && p + 2 < c->end && isdig((unsigned char)p[2]))) { lex_number(c); return; }
+        if (ch == '-' && n1 == 'I') {
+            const char *q = p + 1;
+            while (q < c->end && isalph((unsigned char)*q)) q++;
+            if (special_number(c, p + 1, (size_t)(q - p - 1), 1) && (q >= c->end || !identchar(c, q))) {
+                c->p = q; c->tok = T_NUM; return;
+            }
+        }
+    }
+    if (ch == '.' ) { c->p = p + 1; die(c, "bad long or double constant: ."); }
+    if (ch == '\'' && lex_charconst(c)) return;
+    if (isalph(ch) || ch == '_' || (ch == '\\' && p + 1 < c->end && isdig((unsigned char)p[1])) ||
+        (ch >= 0x80 && utf8len((const unsigned char *)p, (const unsigned char *)c->end))) {
+        lex_ident(c);
+        return;
+    }
+    if (strchr("{}(),;=:", ch) && ch) { c->tok = T_PUNCT; c->punct = ch; c->p = p + 1; return; }
+    c->tok = T_BAD;
+    c->p = p + 1;
+}
+
+static const char *
+tokname(ctx *c, char *buf)
+{
+    switch (c->tok) {
+    case T_EOF: return "end of file";
+    case T_IDENT: return "IDENT";
+    case T_STRING: return "TERMSTRING";
+    case T_FILL: return "FILLMARKER";
+    case T_NETCDF: return "NETCDF";
+    case T_DIMENSIONS: return "DIMENSIONS";
+    case T_VARIABLES: return "VARIABLES";
+    case T_DATA: return "DATA";
+    case T_TYPES: return "TYPES";
+    case T_GROUP: return "GROUP";
+    case T_UNLIMITED: return "NC_UNLIMITED_K";
+    case T_TYPE: case T_NC4TYPE: return "type name";
+    case T_PUNCT: sprintf(buf, "'%c'", c->punct); return buf;
+    case T_NUM:
+        switch (c->num.t) {
+        case NC_BYTE: return "BYTE_CONST";
+        case NC_UBYTE: return "UBYTE_CONST";
+        case NC_SHORT: return "SHORT_CONST";
+        case NC_USHORT: return "USHORT_CONST";
+        case NC_INT: return "INT_CONST";
+        case NC_UINT: return "UINT_CONST";
+        case NC_INT64: return "INT64_CONST";
+        case NC_UINT64: return "UINT64_CONST";
+        case NC_FLOAT: return "FLOAT_CONST";
+        default: return "DOUBLE_CONST";
+        }
+    default: return "invalid token";
+    }
+}
+
+static void
+syntax(ctx *c, const char *expecting)
+{
+    char b[8];
+    if (expecting) die(c, "syntax error, unexpected %s, expecting %s", tokname(c, b), expecting);
+    die(c, "syntax error, unexpected %s", tokname(c, b));
+}
+
+static int ispunct_(ctx *c, int ch) { return c->tok == T_PUNCT && c->punct == ch; }
+
+static void
+expect(ctx *c, int ch)
+{
+    char e[4] = {'\'', (char)ch, '\'', 0};
+    if (!ispunct_(c, ch)) syntax(c, e);
+    next(c);
+}
+
+/* ---- value conversion (upstream's C casts as compiled for x86-64) ----------- */
+static int32_t
+d2i32(double d)
+{
+    if (!(d > -2147483649.0 && d < 2147483648.0)) return INT32_MIN;
+    return (int32_t)d;
+}
+
+static int64_t
+d2i64(double d)
+{
+    if (!(d > -9223372036854775808.0 - 1.0 && d < 9223372036854775808.0) || d <= -9223372036854777856.0)
+        return INT64_MIN;
+    if (d < -9223372036854775808.0) return INT64_MIN;
+    return (int64_t)d;
+}
+
+static uint64_t
+d2u64(double d)
+{
+    if (!(d >= 9223372036854775808.0)) return (uint64_t)d2i64(d);   /* NaN lands here too */
+    return (uint64_t)d2i64(d - 9223372036854775808.0) ^ (1ULL << 63);
+}
+
+size_t
+ncg_typesize(nc_type t)
+{
+    switch (t) {
+    case NC_BYTE: case NC_UBYTE: case NC_CHAR: return 1;
+    case NC_SHORT: case NC_USHORT: return 2;
+    case NC_INT: case NC_UINT: case NC_FLOAT: return 4;
+    case NC_INT64: case NC_UINT64: case NC_DOUBLE: return 8;
+    default: return 0;
+    }
+}
+
+/* Convert constant v to type t into out (native). Strings convert as 0. */
+static void
+convert(const cval *v, nc_type t, void *out)
+{
+    int isint = 0, isuns = 0;
+    int64_t i = 0; uint64_t u = 0; double d = 0;
+    switch (v->t) {
+    case NC_BYTE: case NC_SHORT: case NC_INT: case NC_INT64: isint = 1; i = v->i; u = (uint64_t)i; break;
+    case NC_UBYTE: case NC_USHORT: case NC_UINT: case NC_UINT64: isint = 1; isuns = 1; u = v->u; i = (int64_t)u; break;
+    case NC_FLOAT: d = v->f; break;
+    case NC_DOUBLE: d = v->d; break;
+    default: isint = 1; break;
+    }
+    if (isint) {
+        switch (t) {
+        case NC_BYTE: case NC_CHAR: *(int8_t *)out = (int8_t)u; break;
+        case NC_UBYTE: *(uint8_t *)out = (uint8_t)u; break;
+        case NC_SHORT: *(int16_t *)out = (int16_t)u; break;
+        case NC_USHORT: *(uint16_t *)out = (uint16_t)u; break;
+        case NC_INT: *(int32_t *)out = (int32_t)u; break;
+        case NC_UINT: *(uint32_t *)out = (uint32_t)u; break;
+        case NC_INT64: *(int64_t *)out = i; break;
+        case NC_UINT64: *(uint64_t *)out = u; break;
+        case NC_FLOAT: *(float *)out = isuns ? (float)u : (float)i; break;
+        case NC_DOUBLE: *(double *)out = isuns ? (double)u : (double)i; break;
+        default: break;
+        }
+        return;
+    }
+    switch (t) {
+    case NC_BYTE: case NC_CHAR: *(int8_t *)out = (int8_t)d2i32(d); break;
+    case NC_UBYTE: *(uint8_t *)out = (uint8_t)d2i32(d); break;
+    case NC_SHORT: *(int16_t *)out = (int16_t)d2i32(d); break;
+    case NC_USHORT: *(uint16_t *)out = (uint16_t)d2i32(d); break;
+    case NC_INT: *(int32_t *)out = d2i32(d); break;
+    case NC_UINT: *(uint32_t *)out = (uint32_t)d2i64(d); break;
+    case NC_INT64: *(int64_t *)out = d2i64(d); break;
+    case NC_UINT64: *(uint64_t *)out = d2u64(d); break;
+    case NC_FLOAT: *(float *)out = v->t == NC_FLOAT ? v->f : (float)d; break;
+    case NC_DOUBLE: *(double *)out = d; break;
+    default: break;
+    }
+}
+
+static void
+default_fill(nc_type t, void *out)
+{
+    switch (t) {
+    case NC_BYTE: *(int8_t *)out = NC_FILL_BYTE; break;
+    case NC_CHAR: *(char *)out = NC_FILL_CHAR; break;
+    case NC_UBYTE: *(uint8_t *)out = NC_FILL_UBYTE; break;
+    case NC_SHORT: *(int16_t *)out = NC_FILL_SHORT; break;
+    case NC_USHORT: *(uint16_t *)out = NC_FILL_USHORT; break;
+    case NC_INT: *(int32_t *)out = NC_FILL_INT; break;
+    case NC_UINT: *(uint32_t *)out = NC_FILL_UINT; break;
+    case NC_INT64: *(int64_t *)out = NC_FILL_INT64; break;
+    case NC_UINT64: *(uint64_t *)out = NC_FILL_UINT64; break;
+    case NC_FLOAT: *(float *)out = NC_FILL_FLOAT; break;
+    case NC_DOUBLE: *(double *)out = NC_FILL_DOUBLE; break;
+    default: break;
+    }
+}
+
+/* ---- model ------------------------------------------------------------------- */
+static int
+find_dim(ctx *c, const char *name)
+{
+    for (int i = 0; i < c->m.ndims; i++) if (!strcmp(c->m.dims[i].name, name)) return i;
+    return -1;
+}
+
+static int
+find_var(ctx *c, const char *name)
+{
+    for (int i = 0; i < c->m.nvars; i++) if (!strcmp(c->m.vars[i].name, name)) return i;
+    return -1;
+}
+
+static void
+free_model(ncg_model *m)
+{
+    for (int i = 0; i < m->ndims; i++) free(m->dims[i].name);
+    for (int i = 0; i < m->nvars; i++) free(m->vars[i].name);
+    for (int i = 0; i < m->natts; i++) { free(m->atts[i].name); free(m->atts[i].data); }
+    free(m->dims); free(m->vars); free(m->atts); free(m->name);
+    memset(m, 0, sizeof *m);
+}
+
+/* ---- header ------------------------------------------------------------------ */
+static void
+parse_dims(ctx *c)
+{
+    while (c->tok == T_IDENT) {
+        for (;;) {
+            ncg_dim d;
+            memset(&d, 0, sizeof d);
+            if (c->tok != T_IDENT) syntax(c, "IDENT");
+            if (find_dim(c, c->sbuf) >= 0) die(c, "Duplicate dimension declaration for %s", c->sbuf);
+            d.name = xstrdup(c, c->sbuf, c->slen);
+            c->m.dims = xrealloc(c, c->m.dims, (size_t)(c->m.ndims + 1) * sizeof *c->m.dims);
+            c->m.dims[c->m.ndims++] = d;
+            ncg_dim *dp = &c->m.dims[c->m.ndims - 1];
+            next(c);
+            expect(c, '=');
+            if (c->tok == T_UNLIMITED) {
+                if (c->m.unlimdim >= 0) die(c, "NetCDF classic: only one UNLIMITED dimension allowed");
+                dp->unlimited = 1;
+                c->m.unlimdim = c->m.ndims - 1;
+            } else if (c->tok == T_NUM && c->num.t != NC_FLOAT && c->num.t != NC_DOUBLE) {
+                int neg = (c->num.t == NC_BYTE || c->num.t == NC_SHORT || c->num.t == NC_INT || c->num.t == NC_INT64) && c->num.i < 0;
+                uint64_t v = c->num.u ? c->num.u : (uint64_t)c->num.i;
+                if (neg || v == 0) die(c, "dimension length must be positive: %s", dp->name);
+                if (v > (uint64_t)SIZE_MAX) die(c, "dimension length too large: %s", dp->name);
+                dp->len = (size_t)v;
+            } else if (c->tok == T_NUM) {
+                double v = c->num.t == NC_FLOAT ? c->num.f : c->num.d;
+                if (!(v >= 1 && v < 1.8446744073709552e19)) die(c, "dimension length must be positive: %s", dp->name);
+                dp->len = (size_t)v;
+            } else syntax(c, "NC_UNLIMITED_K or INT_CONST");
+            next(c);
+            if (ispunct_(c, ',')) { next(c); continue; }
+            expect(c, ';');
+            break;
+        }
+    }
+}
+
+static int
+is_nc4_special(const char *n)
+{
+    static const char *const sp[] = {"_Storage", "_ChunkSizes", "_Fletcher32", "_DeflateLevel", "_Shuffle",
+        "_Endianness", "_Filter", "_Codecs", "_NCProperties", "_IsNetcdf4", "_SuperblockVersion", NULL};
+    for (int i = 0; sp[i]; i++) if (!strcmp(sp[i], n)) return 1;
+    return 0;
+}
+
+static const struct { const char *name; int fmt; } kinds[] = {
+    {"classic", NC_FORMAT_CLASSIC}, {"nc3", NC_FORMAT_CLASSIC}, {"1", NC_FORMAT_CLASSIC},
+    {"64-bit offset", NC_FORMAT_64BIT_OFFSET}, {"nc6", NC_FORMAT_64BIT_OFFSET}, {"2", NC_FORMAT_64BIT_OFFSET},
+    {"64-bit-offset", NC_FORMAT_64BIT_OFFSET},
+    {"netCDF-4", NC_FORMAT_NETCDF4}, {"nc4", NC_FORMAT_NETCDF4}, {"3", NC_FORMAT_NETCDF4},
+    {"netCDF4", NC_FORMAT_NETCDF4}, {"hdf5", NC_FORMAT_NETCDF4}, {"enhanced", NC_FORMAT_NETCDF4},
+    {"netcdf-4", NC_FORMAT_NETCDF4}, {"netcdf4", NC_FORMAT_NETCDF4},
+    {"netCDF-4 classic model", NC_FORMAT_NETCDF4_CLASSIC}, {"nc7", NC_FORMAT_NETCDF4_CLASSIC},
+    {"4", NC_FORMAT_NETCDF4_CLASSIC}, {"netCDF-4-classic", NC_FORMAT_NETCDF4_CLASSIC},
+    {"netCDF-4_classic", NC_FORMAT_NETCDF4_CLASSIC}, {"netCDF4_classic", NC_FORMAT_NETCDF4_CLASSIC},
+    {"hdf5-nc3", NC_FORMAT_NETCDF4_CLASSIC}, {"enhanced-nc3", NC_FORMAT_NETCDF4_CLASSIC},
+    {"5", NC_FORMAT_64BIT_DATA}, {"64-bit-data", NC_FORMAT_64BIT_DATA}, {"64-bit data", NC_FORMAT_64BIT_DATA},
+    {"nc5", NC_FORMAT_64BIT_DATA}, {"cdf5", NC_FORMAT_64BIT_DATA}, {"cdf-5", NC_FORMAT_64BIT_DATA},
+    {NULL, 0}
+};
+
+int ncg_kind(const char *name);
+int
+ncg_kind(const char *name)
+{
+    for (int i = 0; kinds[i].name; i++) if (!strcmp(kinds[i].name, name)) return kinds[i].fmt;
+    return 0;
+}
+
+/* Infer the type of an untyped numeric attribute: upstream keeps the later
+ * type when its signed counterpart ranks at least as high. */
+static nc_type
+signedof(nc_type t)
+{
+    switch (t) {
+    case NC_UBYTE: return NC_BYTE;
+    case NC_USHORT: return NC_SHORT;
+    case NC_UINT: return NC_INT;
+    case NC_UINT64: return NC_INT64;
+    default: return t;
+    }
+}
+
+/* Parse "= value, value ... ;" of an attribute and append it to the model. */
+static void
+parse_attr(ctx *c, int var, nc_type type, char *name)
+{
+    cval *vals = c->vals;
+    size_t n = 0;
+    char *text = NULL; size_t tlen = 0;
+    int nstr = 0, nnum = 0;
+    int line = c->line;
+    ncg_att a;
+
+    /* name ownership moves to the model at the end; free on error via model */
+    memset(&a, 0, sizeof a);
+    a.name = name;
+    a.var = var;
+    c->m.atts = xrealloc(c, c->m.atts, (size_t)(c->m.natts + 1) * sizeof *c->m.atts);
+    c->m.atts[c->m.natts++] = a;
+    c->pending = NULL;
+    ncg_att *ap = &c->m.atts[c->m.natts - 1];
+
+    expect(c, '=');
+    for (;;) {
+        if (c->tok == T_STRING) {
+            ap->data = text = xrealloc(c, text, tlen + c->slen + 1);
+            memcpy(text + tlen, c->sbuf, c->slen);
+            tlen += c->slen;
+            nstr++;
+        } else if (c->tok == T_NUM) {
+            if (n == c->valcap) {
+                if (c->valcap > SIZE_MAX / 2 / sizeof *vals) die(c, "out of memory");
+                c->valcap = c->valcap ? 2 * c->valcap : 8;
+                c->vals = vals = xrealloc(c, vals, c->valcap * sizeof *vals);
+            }
+            vals[n++] = c->num;
+            nnum++;
+        } else if (c->tok == T_FILL) {
+                        die(c, "Attribute data may not contain fill values (i.e. _ )");
+        } else if (ispunct_(c, '{')) {
+                        die(c, "Expected primitive found {..}");
+        } else {
+                        syntax(c, NULL);
+        }
+        next(c);
+        if (ispunct_(c, ',')) { next(c); continue; }
+        if (!ispunct_(c, ';')) { syntax(c, "';'"); }
+        break;
+    }
+    (void)line;
+    if (type == NC_NAT) {
+        if (nstr && nnum) {
+                        die(c, "Non-simple list of values for untyped attribute: /%s%s%s", var >= 0 ? c->m.vars[var].name : "",
+                var >= 0 ? "/" : "", name);
+        }
+        if (nstr) type = NC_CHAR;
+        else {
+            type = NC_NAT;
+            for (size_t k = 0; k < n; k++) {
+                nc_type nt = vals[k].t;
+                if (type == NC_NAT || type == nt || signedof(type) <= signedof(nt)) type = nt;
+            }
+        }
+    }
+    if (!strcmp(name, "_FillValue") && var >= 0) {
+        ncg_var *v = &c->m.vars[var];
+        type = v->type;   /* the fill value always takes the variable's type */
+        if (type == NC_CHAR) {
+            size_t cl = tlen + n;
+            if (cl != 1) { c->line = line; dielib(c, NC_EBADTYPE); }
+        } else if (n + (nstr ? 1 : 0) != 1) {
+                        if (!c->opt->quiet) fprintf(stderr, "_FillValue: must be a single (possibly compound) value\n");
+            longjmp(c->jb, 1);
+        }
+    }
+    ap = &c->m.atts[c->m.natts - 1];
+    ap->type = type;
+    if (type == NC_CHAR) {
+        /* strings concatenate; numeric constants add one character each */
+        size_t total = tlen + n;
+        char *out = xrealloc(c, NULL, total ? total : 1);
+        if (tlen) memcpy(out, text, tlen);
+        for (size_t k = 0; k < n; k++) convert(&vals[k], NC_CHAR, out + tlen + k);
+        if (nnum && nstr) { /* typed char attribute mixing strings and numbers keeps CDL order poorly; rare */ }
+        free(text);
+        ap->data = out;
+        ap->len = total;
+        if (total == 0) { out[0] = 0; ap->len = 1; }   /* "" is stored as one NUL, as upstream does */
+    } else {
+        size_t es = ncg_typesize(type);
+        if (nstr) { die(c, "Data value is not consistent with the expected type: %s", name); }
+        free(text);
+        ap->data = NULL;
+        unsigned char *out = xrealloc(c, NULL, n * es);
+        for (size_t k = 0; k < n; k++) convert(&vals[k], type, out + k * es);
+        ap->data = out;
+        ap->len = n;
+    }
+        if (!strcmp(name, "_FillValue") && var >= 0) {
+        memcpy(c->m.vars[var].fill, ap->data, ncg_typesize(type));
+        /* upstream pads char data with the fill only when it was a string */
+        c->m.vars[var].cfill = (type == NC_CHAR && nstr) ? *(char *)ap->data : 0;
+    }
+}
+
+static void
+parse_variables(ctx *c)
+{
+    char b[8];
+    for (;;) {
+        nc_type type = NC_NAT;
+        if (c->tok == T_NC4TYPE) die(c, "netCDF-4 type %.*s is not supported in the classic model",
+                                     (int)(c->p - c->tokstart), c->tokstart);
+        if (c->tok == T_TYPE) {
+            type = c->toktype;
+            next(c);
+            if (c->tok == T_IDENT || ispunct_(c, ':')) {
+                /* either a variable list or a typed attribute: look for ':' after the name */
+                if (c->tok == T_IDENT) {
+                    const char *save = c->p; int saveline = c->line;
+                    skipspace(c);
+                    int isatt = (c->p < c->end && *c->p == ':');
+                    c->p = save; c->line = saveline;
+                    if (!isatt) goto vardecl;
+                }
+                goto attdecl;
+            }
+            syntax(c, "IDENT");
+        vardecl:
+            for (;;) {
+                ncg_var v;
+                memset(&v, 0, sizeof v);
+                if (c->tok != T_IDENT) syntax(c, "IDENT");
+                if (find_var(c, c->sbuf) >= 0) die(c, "Duplicate variable declaration for %s", c->sbuf);
+                v.name = xstrdup(c, c->sbuf, c->slen);
+                v.type = type;
+                v.nofill = -1;
+                default_fill(type, v.fill);
+                c->m.vars = xrealloc(c, c->m.vars, (size_t)(c->m.nvars + 1) * sizeof *c->m.vars);
+                c->m.vars[c->m.nvars++] = v;
+                ncg_var *vp = &c->m.vars[c->m.nvars - 1];
+                next(c);
+                if (ispunct_(c, '(')) {
+                    next(c);
+                    for (;;) {
+                        int d;
+                        if (c->tok != T_IDENT) syntax(c, "IDENT");
+                        if ((d = find_dim(c, c->sbuf)) < 0)
+                            die(c, "Undefined or forward referenced dimension: %s", c->sbuf);
+                        if (vp->ndims >= NC_MAX_VAR_DIMS) die(c, "too many dimensions for variable %s", vp->name);
+                        if (c->m.dims[d].unlimited && vp->ndims > 0)
+                            die(c, "Variable: /%s: UNLIMITED must be in first dimension only", vp->name);
+                        vp->dims[vp->ndims++] = d;
+                        next(c);
+                        if (ispunct_(c, ',')) { next(c); continue; }
+                        expect(c, ')');
+                        break;
+                    }
+                }
+                if (ispunct_(c, ',')) { next(c); continue; }
+                expect(c, ';');
+                break;
+            }
+            continue;
+        }
+        if (c->tok == T_IDENT || ispunct_(c, ':')) {
+        attdecl:;
+            int var = -1;
+            if (c->tok == T_IDENT) {
+                if ((var = find_var(c, c->sbuf)) < 0) die(c, "Undefined or forward referenced variable: %s", c->sbuf);
+                next(c);
+            }
+            expect(c, ':');
+            if (c->tok != T_IDENT && c->tok != T_TYPE && c->tok != T_UNLIMITED && c->tok != T_NC4TYPE && c->tok != T_NETCDF)
+                syntax(c, "IDENT");
+            char *name = xstrdup(c, c->tokstart, c->tok == T_IDENT ? c->slen : (size_t)(c->p - c->tokstart));
+            if (c->tok == T_IDENT) memcpy(name, c->sbuf, c->slen + 1);
+            c->pending = name;
+            next(c);
+            if (!strcmp(name, "_Format")) {
+                if (var >= 0) die(c, "_Format: must be global attribute");
+                expect(c, '=');
+                if (c->tok != T_STRING) syntax(c, "TERMSTRING");
+                int f = ncg_kind(c->sbuf);
+                if (!f) die(c, "_Format: illegal value: %s", c->sbuf);
+                c->fmt_att = f;
+                next(c);
+                free(name);
+                c->pending = NULL;
+                expect(c, ';');
+                continue;
+            }
+            if (is_nc4_special(name)) {
+                /* netCDF-4 storage properties: parsed, never written as attributes */
+                if (!c->nc4special) { c->nc4special = 1; c->nc4name = name; } else free(name);
+                c->pending = NULL;
+                expect(c, '=');
+                while (!ispunct_(c, ';')) {
+                    if (c->tok == T_EOF) syntax(c, "';'");
+                    next(c);
+                }
+                next(c);
+                continue;
+            }
+            if (!strcmp(name, "_NoFill") && var >= 0) {
+                free(name);
+                c->pending = NULL;
+                expect(c, '=');
+                int val = 1;
+                if (c->tok == T_STRING) val = (!strcmp(c->sbuf, "true") || !strcmp(c->sbuf, "1"));
+                else if (c->tok == T_NUM) { int32_t iv; convert(&c->num, NC_INT, &iv); val = iv != 0; }
+                c->m.vars[var].nofill = val;
+                while (!ispunct_(c, ';')) { if (c->tok == T_EOF) syntax(c, "';'"); next(c); }
+                next(c);
+                continue;
+            }
+            parse_attr(c, var, type, name);
+            next(c);
+            continue;
+        }
+        if (c->tok == T_DATA || ispunct_(c, '}')) return;
+        if (c->tok == T_GROUP || c->tok == T_TYPES)
+            die(c, "netCDF-4 %s are not supported in the classic model", c->tok == T_GROUP ? "groups" : "types");
+        (void)b;
+        syntax(c, NULL);
+    }
+}
+
+/* ---- define ------------------------------------------------------------------ */
+static void
+do_define(ctx *c)
+{
+    int k = c->opt->kflag;
+    if (c->opt->lang_classic_only) k = NC_FORMAT_CLASSIC;
+    if (!k) k = c->fmt_att;
+    if (!k && c->nc4special) k = NC_FORMAT_NETCDF4;
+    if (!k) k = NC_FORMAT_CLASSIC;
+    c->m.format = k;
+    switch (k) {
+    case NC_FORMAT_64BIT_OFFSET: c->m.cmode = NC_64BIT_OFFSET; break;
+    case NC_FORMAT_64BIT_DATA: c->m.cmode = NC_64BIT_DATA; break;
+    case NC_FORMAT_NETCDF4: c->m.cmode = NC_NETCDF4; break;
+    case NC_FORMAT_NETCDF4_CLASSIC: c->m.cmode = NC_NETCDF4 | NC_CLASSIC_MODEL; break;
+    default: c->m.cmode = 0; break;
+    }
+    c->m.nofill = c->opt->nofill;
+    if (c->opt->dataset_name) {
+        free(c->m.name);
+        c->m.name = xstrdup(c, c->opt->dataset_name, strlen(c->opt->dataset_name));
+    }
+    if (c->nc4special && k != NC_FORMAT_NETCDF4 && k != NC_FORMAT_NETCDF4_CLASSIC) dielib(c, NC_ENOTNC4);
+    if (c->outname && c->outname(c->sctx, c->m.name)) longjmp(c->jb, 1);
+    if (c->sink) {
+        int stat = c->sink->define(c->sctx, &c->m);
+        c->defined = 1;
+        if (stat) dielib(c, stat);
+    }
+}
+
+/* ---- data sections ----------------------------------------------------------- */
+#define SLAB_BYTES (1u << 20)
+
+static void
+put(ctx *c, int vi, size_t row, size_t nrows, const void *buf)
+{
+    ncg_var *v = &c->m.vars[vi];
+    size_t start[NC_MAX_VAR_DIMS], count[NC_MAX_VAR_DIMS];
+    int stat;
+    if (!c->sink || c->opt->header_only || nrows == 0) return;
+    for (int i = 0; i < v->ndims; i++) { start[i] = 0; count[i] = c->m.dims[v->dims[i]].len; }
+    if (v->ndims) { start[0] = row; count[0] = nrows; }
+    if ((stat = c->sink->put(c->sctx, &c->m, vi, start, count, buf))) dielib(c, stat);
+}
+
+/* product of the lengths of dims [from, ndims) with overflow check */
+static size_t
+prod(ctx *c, const ncg_var *v, int from)
+{
+    size_t p = 1;
+    for (int i = from; i < v->ndims; i++) {
+        size_t l = c->m.dims[v->dims[i]].len;
+        if (l && p > SIZE_MAX / l) die(c, "variable %s is too large", v->name);
+        p *= l;
+    }
+    return p;
+}
+
+static void
+fill_elems(void *buf, const void *fill, size_t es, size_t n)
+{
+    unsigned char *b = buf;
+    for (size_t i = 0; i < n; i++) memcpy(b + i * es, fill, es);
+}
+
+static void
+data_numeric(ctx *c, int vi)
+{
+    ncg_var *v = &c->m.vars[vi];
+    size_t es = ncg_typesize(v->type);
+    int rec = v->ndims > 0 && c->m.dims[v->dims[0]].unlimited;
+    size_t rowsize = v->ndims ? prod(c, v, 1) : 1;     /* elements per leading row */
+    size_t nrows_total = v->ndims == 0 ? 1 : rec ? SIZE_MAX : c->m.dims[v->dims[0]].len;
+    size_t slabrows, cap, n = 0, row = 0;
+    unsigned char *buf;
+
+    if (rowsize == 0) rowsize = 1;
+    slabrows = SLAB_BYTES / (rowsize * es);
+    if (slabrows == 0) slabrows = 1;
+    if (slabrows > nrows_total) slabrows = nrows_total;
+    if (rowsize > SIZE_MAX / es / slabrows) die(c, "variable %s is too large", v->name);
+    cap = slabrows * rowsize;
+    if (c->bufcap < cap * es) {
+        free(c->buf);
+        c->buf = NULL;
+        c->buf = xrealloc(c, NULL, cap * es);
+        c->bufcap = cap * es;
+    }
+    buf = c->buf;
+    for (;;) {
+        if (row < nrows_total) {
+            if (c->tok == T_NUM) convert(&c->num, v->type, buf + n * es);
+            else if (c->tok == T_FILL) memcpy(buf + n * es, v->fill, es);
+            else if (c->tok == T_STRING) die(c, "Data value is not consistent with the expected type: %s", v->name);
+            else if (ispunct_(c, '{')) die(c, "Expected primitive found {..}");
+            else syntax(c, NULL);
+            if (++n == cap) {
+                put(c, vi, row, slabrows, buf);
+                row += slabrows;
+                n = 0;
+            }
+        } else if (c->tok != T_NUM && c->tok != T_FILL) {
+            if (c->tok == T_STRING) die(c, "Data value is not consistent with the expected type: %s", v->name);
+            if (ispunct_(c, '{')) die(c, "Expected primitive found {..}");
+            syntax(c, NULL);
+        }
+        next(c);
+        if (ispunct_(c, ',')) { next(c); continue; }
+        if (!ispunct_(c, ';')) syntax(c, "';'");
+        break;
+    }
+    /* pad the last row (and, for fixed-size variables, the rest) with fill */
+    if (n > 0 || (!rec && row < nrows_total)) {
+        size_t rows = (n + rowsize - 1) / rowsize;
+        if (!rec) {
+            size_t want = nrows_total - row;
+            fill_elems(buf + n * es, v->fill, es, (rows ? rows : 0) * rowsize - n);
+            put(c, vi, row, rows, buf);
+            row += rows;
+            want -= rows;
+            if (want) {
+                size_t chunk = slabrows;
+                fill_elems(buf, v->fill, es, chunk * rowsize);
+                while (want) {
+                    size_t r = want < chunk ? want : chunk;
+                    put(c, vi, row, r, buf);
+                    row += r; want -= r;
+                }
+            }
+        } else {
+            fill_elems(buf + n * es, v->fill, es, rows * rowsize - n);
+            put(c, vi, row, rows, buf);
+            row += rows;
+        }
+    }
+    v->has_data = 1;
+    v->nrecs = rec ? row : 0;
+}
+
+static void
+cput(ctx *c, const char *s, size_t n, int ch)
+{
+    if (c->clen + n + 1 > c->ccap) {
+        size_t nc = c->ccap ? c->ccap : 4096;
+        while (nc < c->clen + n + 1) {
+            if (nc > SIZE_MAX / 2) die(c, "out of memory");
+            nc *= 2;
+        }
+        c->cbuf = xrealloc(c, c->cbuf, nc);
+        c->ccap = nc;
+    }
+    if (s) memcpy(c->cbuf + c->clen, s, n);
+    else memset(c->cbuf + c->clen, ch, n);
+    c->clen += n;
+}
+
+/* Char data follow upstream's rules: in rank >= 2 every string (and every
+ * character constant) is padded with the fill character to a multiple of the
+ * last dimension; '_' adds that length minus one; in rank <= 1 everything is
+ * concatenated and '_' adds nothing. The result is then cut or padded to the
+ * variable (fixed) or to whole records (record variables). Upstream
+ * overflows its buffer when the padded text is longer than the variable; we
+ * cut it instead. */
+static void
+data_char(ctx *c, int vi)
+{
+    ncg_var *v = &c->m.vars[vi];
+    int rec = v->ndims > 0 && c->m.dims[v->dims[0]].unlimited;
+    size_t unit = v->ndims >= 2 ? c->m.dims[v->dims[v->ndims - 1]].len : 0;
+    size_t total = rec ? 0 : prod(c, v, 0);
+    size_t rowsize = v->ndims ? prod(c, v, 1) : 1;
+    char fillc = v->cfill;
+    size_t limit = rec ? SIZE_MAX : total;
+
+    c->clen = 0;
+    for (;;) {
+        size_t before = c->clen;
+        if (c->tok == T_STRING) {
+            if (c->clen < limit) cput(c, c->sbuf, c->slen < limit - c->clen ? c->slen : limit - c->clen, 0);
+            if (unit) {
+                size_t len = c->slen, pad = (len == 0 || len % unit) ? unit - len % unit : 0;
+                if (c->clen < limit) cput(c, NULL, pad < limit - c->clen ? pad : limit - c->clen, fillc);
+            }
+        } else if (c->tok == T_NUM && (c->num.t == NC_BYTE || c->num.t == NC_UBYTE)) {
+            char ch; convert(&c->num, NC_CHAR, &ch);
+            if (c->clen < limit) cput(c, &ch, 1, 0);
+            if (unit > 1 && c->clen < limit) cput(c, NULL, unit - 1 < limit - c->clen ? unit - 1 : limit - c->clen, fillc);
+        } else if (c->tok == T_FILL) {
+            if (unit > 1 && c->clen < limit) cput(c, NULL, unit - 1 < limit - c->clen ? unit - 1 : limit - c->clen, fillc);
+        } else if (c->tok == T_NUM) {
+            if (!c->opt->quiet)
+                fprintf(stderr, "ncgen: %s line %d: Encountered non-string and non-char constant in datalist; ignored\n",
+                        c->opt->cdlname ? c->opt->cdlname : "-", c->line);
+        } else if (ispunct_(c, '{')) die(c, "Expected primitive found {..}");
+        else syntax(c, NULL);
+        (void)before;
+        next(c);
+        if (ispunct_(c, ',')) { next(c); continue; }
+        if (!ispunct_(c, ';')) syntax(c, "';'");
+        break;
+    }
+    size_t nrows;
+    if (rec) {
+        nrows = (c->clen + rowsize - 1) / rowsize;
+        if (rowsize && nrows > SIZE_MAX / rowsize) die(c, "too much data for %s", v->name);
+        if (nrows * rowsize > c->clen) cput(c, NULL, nrows * rowsize - c->clen, fillc);
+    } else {
+        if (v->ndims == 0 && c->clen == 0) cput(c, NULL, 1, 0);   /* scalar "" is a NUL */
+        if (c->clen < total) cput(c, NULL, total - c->clen, fillc);
+        nrows = v->ndims ? c->m.dims[v->dims[0]].len : 1;
+    }
+    put(c, vi, 0, nrows, c->cbuf);
+    v->has_data = 1;
+    v->nrecs = rec ? nrows : 0;
+}
+
+static void
+parse_data(ctx *c)
+{
+    while (c->tok == T_IDENT) {
+        int vi = find_var(c, c->sbuf);
+        if (vi < 0) die(c, "Undefined or forward referenced variable: %s", c->sbuf);
+        next(c);
+        expect(c, '=');
+        if (c->m.vars[vi].type == NC_CHAR) data_char(c, vi);
+        else data_numeric(c, vi);
+        next(c);
+    }
+}
+
+/* Pad record variables that got fewer records than the file has. */
+static void
+pad_records(ctx *c)
+{
+    size_t nrec = 0;
+    for (int i = 0; i < c->m.nvars; i++)
+        if (c->m.vars[i].has_data && c->m.vars[i].nrecs > nrec) nrec = c->m.vars[i].nrecs;
+    for (int i = 0; i < c->m.nvars; i++) {
+        ncg_var *v = &c->m.vars[i];
+        if (!v->has_data || v->ndims == 0 || !c->m.dims[v->dims[0]].unlimited || v->nrecs >= nrec) continue;
+        size_t es = ncg_typesize(v->type), rowsize = prod(c, v, 1);
+        if (rowsize == 0) continue;
+        size_t slabrows = SLAB_BYTES / (rowsize * es);
+        if (slabrows == 0) slabrows = 1;
+        if (slabrows > nrec - v->nrecs) slabrows = nrec - v->nrecs;
+        if (c->bufcap < slabrows * rowsize * es) {
+            free(c->buf);
+            c->buf = NULL;
+            c->buf = xrealloc(c, NULL, slabrows * rowsize * es);
+            c->bufcap = slabrows * rowsize * es;
+        }
+        fill_elems(c->buf, v->type == NC_CHAR ? &v->cfill : (const void *)v->fill, es, slabrows * rowsize);
+        while (v->nrecs < nrec) {
+            size_t r = nrec - v->nrecs < slabrows ? nrec - v->nrecs : slabrows;
+            put(c, i, v->nrecs, r, c->buf);
+            v->nrecs += r;
+        }
+    }
+}
+
+/* Dataset name: everything up to an unescaped '{', blanks removed. */
+static void
+parse_dsname(ctx *c)
+{
+    const char *p = c->p;
+    c->slen = 0;
+    sput(c, 0); c->slen = 0;
+    while (p < c->end && *p != '{') {
+        if (*p == '\n') c->line++;
+        if (*p == '\\' && p + 1 < c->end) { sput(c, p[1]); p += 2; continue; }
+        if ((unsigned char)*p > ' ') sput(c, *p);
+        p++;
+    }
+    c->p = p;
+    if (c->slen == 0 && p < c->end) { next(c); syntax(c, "DATASETID"); }
+    if (memchr(c->sbuf, 0, c->slen)) die(c, "Illegal character in dataset name");
+    c->m.name = xstrdup(c, c->sbuf, c->slen);
+}
+
+int
+ncg_run(const char *text, size_t len, const ncg_options *opt, const ncg_sink *sink, void *sctx,
+        ncg_outname_fn outname)
+{
+    ctx *c = calloc(1, sizeof *c);
+    volatile int ret = 0;
+    if (!c) return 1;
+    c->p = text;
+    c->end = text + len;
+    c->line = 1;
+    c->opt = opt;
+    c->sink = sink;
+    c->sctx = sctx;
+    c->outname = outname;
+    c->m.unlimdim = -1;
+    if (setjmp(c->jb)) {
+        if (c->defined && c->sink && c->sink->abort) c->sink->abort(c->sctx, &c->m);
+        ret = 1;
+        goto done;
+    }
+    /* a UTF-8 byte order mark is skipped, other ones refused (as upstream) */
+    if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3)) c->p += 3;
+    else if (len >= 2 && ((unsigned char)text[0] == 0xFF || (unsigned char)text[0] == 0xFE || text[0] == 0)) {
+        if (!opt->quiet) fprintf(stderr, "Input file contains a BOM indicating a non-UTF8 encoding\n");
+        ret = 1;
+        goto done;
+    }
+    next(c);
+    if (c->tok != T_NETCDF) syntax(c, "NETCDF");
+    parse_dsname(c);
+    next(c);
+    expect(c, '{');
+    if (c->tok == T_TYPES) die(c, "netCDF-4 types are not supported in the classic model");
+    if (c->tok == T_DIMENSIONS) { next(c); parse_dims(c); }
+    if (c->tok == T_VARIABLES) { next(c); parse_variables(c); }
+    if (c->tok == T_GROUP) die(c, "netCDF-4 groups are not supported in the classic model");
+    if (c->tok != T_DATA && !ispunct_(c, '}')) syntax(c, "DATA or '}'");
+    do_define(c);
+    if (c->tok == T_DATA) { next(c); parse_data(c); }
+    if (c->tok == T_GROUP) die(c, "netCDF-4 groups are not supported in the classic model");
+    if (!ispunct_(c, '}')) syntax(c, "'}'");
+    next(c);
+    if (c->tok != T_EOF) syntax(c, "end of file");
+    if (!opt->header_only) pad_records(c);
+    if (c->sink) {
+        int stat = c->sink->finish(c->sctx, &c->m);
+        if (stat) {
+            c->defined = 1;
+            dielib(c, stat);
+        }
+    }
+done:
+    free_model(&c->m);
+    free(c->sbuf);
+    free(c->buf);
+    free(c->cbuf);
+    free(c->vals);
+    free(c->pending);
+    free(c->nc4name);
+    free(c);
+    return ret;
+}

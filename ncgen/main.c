@@ -1,0 +1,195 @@
+/* ncgen command line: options as upstream ncgen, input read into memory,
+ * then ncg_run() with the binary sink (-b, -k, -o, default output name
+ * <dataset>.nc), the C sink (-l c) or no sink (syntax check only). */
+#include "ncgen.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int ncg_kind(const char *name);
+
+static const char *progname = "ncgen";
+
+static void
+usage(void)
+{
+    fprintf(stderr, "Usage: %s [-1] [-3] [-4] [-5] [-6] [-7] [-b] [-d] [-D debuglevel] [-h] [-k kind ] "
+            "[-l language=b|c|f77|java] [-M <name>] [-n] [-o outfile] [-P] [-x] [-N datasetname] [-L loglevel] "
+            "[-H] [-W generate whole var upload] [file ... ]\n", progname);
+    fprintf(stderr, "netcdf library version %s\n", nc_inq_libvers());
+}
+
+static char *
+read_all(FILE *f, size_t *lenp)
+{
+    size_t cap = 1 << 16, len = 0, n;
+    struct stat st;
+    char *buf;
+    /* a regular file is read in one exactly-sized buffer (peak memory) */
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+        (unsigned long long)st.st_size < SIZE_MAX - 1)
+        cap = (size_t)st.st_size + 1;
+    buf = malloc(cap);
+    if (!buf) return NULL;
+    while ((n = fread(buf + len, 1, cap - len, f)) > 0) {
+        len += n;
+        if (len == cap) {
+            char *nb = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
+            if (!nb) { free(buf); return NULL; }
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    if (ferror(f)) { free(buf); return NULL; }
+    *lenp = len;
+    return buf;
+}
+
+typedef struct outctx {
+    int lang;                   /* 'b', 'c' or 0 (syntax only) */
+    const char *oname;          /* -o */
+    const char *ext;
+    ncg_bin bin;
+    ncg_c c;
+    char *path;
+} outctx;
+
+/* the output name is only known once the dataset name has been parsed */
+static int
+set_outname(void *vctx, const char *dsname)
+{
+    outctx *o = vctx;
+    const char *base = o->oname;
+    if (base) o->path = strdup(base);
+    else {
+        size_t n = strlen(dsname) + strlen(o->ext) + 1;
+        o->path = malloc(n);
+        if (o->path) snprintf(o->path, n, "%s%s", dsname, o->ext);
+    }
+    if (!o->path) return 1;
+    o->bin.path = o->path;
+    o->c.path = o->path;
+    return 0;
+}
+
+
+static int wrap_outname(void *v, const char *n) { return set_outname(v, n); }
+
+static int b_define(void *v, ncg_model *m) { return ncg_bin_sink.define(&((outctx *)v)->bin, m); }
+static int b_put(void *v, const ncg_model *m, int var, const size_t *s, const size_t *c, const void *b)
+{ return ncg_bin_sink.put(&((outctx *)v)->bin, m, var, s, c, b); }
+static int b_finish(void *v, const ncg_model *m) { return ncg_bin_sink.finish(&((outctx *)v)->bin, m); }
+static void b_abort(void *v, const ncg_model *m) { ncg_bin_sink.abort(&((outctx *)v)->bin, m); }
+static const ncg_sink bsink = {.define = b_define, .put = b_put, .finish = b_finish, .abort = b_abort};
+
+static int c_define(void *v, ncg_model *m) { return ncg_c_sink.define(&((outctx *)v)->c, m); }
+static int c_put(void *v, const ncg_model *m, int var, const size_t *s, const size_t *c, const void *b)
+{ return ncg_c_sink.put(&((outctx *)v)->c, m, var, s, c, b); }
+static int c_finish(void *v, const ncg_model *m) { return ncg_c_sink.finish(&((outctx *)v)->c, m); }
+static void c_abort(void *v, const ncg_model *m) { ncg_c_sink.abort(&((outctx *)v)->c, m); }
+static const ncg_sink csink = {.define = c_define, .put = c_put, .finish = c_finish, .abort = c_abort};
+
+int
+main(int argc, char **argv)
+{
+    ncg_options opt;
+    outctx o;
+    int ch, lang = 0, kflag = 0, ret = 1;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *in = stdin, *ctmp = NULL;
+    const char *mainname = "main";
+
+    memset(&opt, 0, sizeof opt);
+    memset(&o, 0, sizeof o);
+    o.ext = ".nc";
+    if (argv[0]) {
+        const char *s = strrchr(argv[0], '/');
+        progname = s ? s + 1 : argv[0];
+    }
+    while ((ch = getopt(argc, argv, "134567bB:cdD:fhHk:l:M:no:Pv:xL:N:W")) != -1) {
+        switch (ch) {
+        case 'b': case 'n':
+            if (lang) { fprintf(stderr, "Please specify only one language\n"); return 1; }
+            lang = 'b';
+            if (ch == 'n') o.ext = ".cdf";
+            break;
+        case 'c': case 'f':
+            if (lang) { fprintf(stderr, "Please specify only one language\n"); return 1; }
+            lang = ch == 'c' ? 'c' : 'F';
+            break;
+        case 'l':
+            if (lang) { fprintf(stderr, "Please specify only one language\n"); return 1; }
+            if (!strcmp(optarg, "b")) lang = 'b';
+            else if (!strcmp(optarg, "c") || !strcmp(optarg, "C")) lang = 'c';
+            else if (!strcmp(optarg, "f77") || !strcmp(optarg, "fortran77") || !strcmp(optarg, "Fortran77")) lang = 'F';
+            else if (!strcmp(optarg, "j") || !strcmp(optarg, "java")) lang = 'j';
+            else { fprintf(stderr, "%s: output language %s not implemented\n", progname, optarg); return 1; }
+            break;
+        case 'k': case 'v':
+            if (!(kflag = ncg_kind(optarg))) { fprintf(stderr, "Invalid format: %s\n", optarg); return 2; }
+            break;
+        case '1': case '3': kflag = NC_FORMAT_CLASSIC; break;
+        case '6': kflag = NC_FORMAT_64BIT_OFFSET; break;
+        case '4': kflag = NC_FORMAT_NETCDF4; break;
+        case '5': kflag = NC_FORMAT_64BIT_DATA; break;
+        case '7': kflag = NC_FORMAT_NETCDF4_CLASSIC; break;
+        case 'h': opt.header_only = 1; break;
+        case 'H': usage(); return 0;
+        case 'o': o.oname = optarg; break;
+        case 'x': opt.nofill = 1; break;
+        case 'N': opt.dataset_name = optarg; break;
+        case 'M': mainname = optarg; break;
+        case 'd': case 'D': case 'B': case 'L': case 'P': case 'W': break;
+        default: usage(); return 1;
+        }
+    }
+    if (lang == 'F' || lang == 'j') {
+        fprintf(stderr, "%s: output language %s not implemented\n", progname, lang == 'F' ? "f77" : "java");
+        return 1;
+    }
+    if (!lang && (kflag || o.oname)) lang = 'b';
+    opt.kflag = kflag;
+    argc -= optind;
+    argv += optind;
+    if (argc > 1) { fprintf(stderr, "%s: only one input file argument permitted\n", progname); return 6; }
+    if (argc == 1 && strcmp(argv[0], "-")) {
+        if (!(in = fopen(argv[0], "rb"))) {
+            fprintf(stderr, "%s: can't open file %s for reading: ", progname, argv[0]);
+            perror("");
+            return 7;
+        }
+        opt.cdlname = argv[0];
+    }
+    text = read_all(in, &len);
+    if (in != stdin) fclose(in);
+    if (!text) { fprintf(stderr, "%s: cannot read input\n", progname); return 1; }
+    if (lang == 'b') {
+        ret = ncg_run(text, len, &opt, &bsink, &o, wrap_outname);
+    } else if (lang == 'c') {
+        if (!(ctmp = tmpfile())) { perror("tmpfile"); goto done; }
+        o.c.out = ctmp;
+        o.c.mainname = mainname;
+        ret = ncg_run(text, len, &opt, &csink, &o, wrap_outname);
+        if (!ret) {
+            char buf[65536];
+            size_t n;
+            rewind(ctmp);
+            while ((n = fread(buf, 1, sizeof buf, ctmp)) > 0)
+                if (fwrite(buf, 1, n, stdout) != n) { ret = 1; break; }
+            if (fflush(stdout)) ret = 1;
+        }
+        fclose(ctmp);
+    } else {
+        ret = ncg_run(text, len, &opt, NULL, NULL, NULL);
+    }
+done:
+    free(text);
+    free(o.path);
+    free(o.bin.tmp);
+    return ret ? 1 : 0;
+}

@@ -1,0 +1,106 @@
+/* ncgen internal contract: the CDL model built by the parser (cdl.c) and the
+ * "sink" interface through which it is emitted (genbin.c writes a netCDF file
+ * through the public API, genc.c prints a C program doing the same calls).
+ *
+ * Flow: ncg_run() parses the header; on reaching "data:" (or the closing
+ * brace) it fixes the format and fill values and calls sink->define(); each
+ * variable's data is then converted into a typed native buffer and handed to
+ * sink->put() in slabs of whole leading-dimension rows; at the end short
+ * record variables are padded with fill records and sink->finish() closes.
+ * On any error ncg_run() calls sink->abort(), which must remove any output.
+ * Memory: the model belongs to the parser; sinks only borrow it. */
+#ifndef NCGEN_H
+#define NCGEN_H
+
+#include <stddef.h>
+#include <netcdf.h>
+
+typedef struct ncg_dim {
+    char *name;
+    size_t len;                 /* declared length; 0 for the unlimited one */
+    int unlimited;
+    int id;                     /* id given by the sink */
+} ncg_dim;
+
+typedef struct ncg_att {
+    char *name;
+    int var;                    /* variable index, -1 for global */
+    nc_type type;
+    size_t len;                 /* number of elements */
+    void *data;                 /* native values (text for NC_CHAR) */
+} ncg_att;
+
+typedef struct ncg_var {
+    char *name;
+    nc_type type;
+    int ndims;
+    int dims[NC_MAX_VAR_DIMS];  /* indices into model dims */
+    int id;
+    int nofill;                 /* _NoFill attribute: -1 unset, 0/1 */
+    unsigned char fill[8];      /* fill value in native form */
+    char cfill;                 /* pad character for char data */
+    int has_data;
+    size_t nrecs;               /* records written (record variables) */
+} ncg_var;
+
+typedef struct ncg_model {
+    char *name;                 /* dataset name */
+    ncg_dim *dims; int ndims;
+    ncg_var *vars; int nvars;
+    ncg_att *atts; int natts;   /* globals and per-variable, in CDL order */
+    int format;                 /* NC_FORMAT_* finally chosen */
+    int cmode;                  /* creation mode for nc_create */
+    int nofill;                 /* -x */
+    int unlimdim;               /* index of the unlimited dim or -1 */
+} ncg_model;
+
+typedef struct ncg_sink {
+    /* create, define everything, leave define mode */
+    int (*define)(void *ctx, ncg_model *m);
+    /* write count elements at start (rank = var ndims) from native buf */
+    int (*put)(void *ctx, const ncg_model *m, int var, const size_t *start,
+               const size_t *count, const void *buf);
+    int (*finish)(void *ctx, const ncg_model *m);
+    void (*abort)(void *ctx, const ncg_model *m);
+} ncg_sink;
+
+typedef struct ncg_options {
+    const char *cdlname;        /* for messages */
+    int kflag;                  /* NC_FORMAT_* from -k etc., 0 if none */
+    int nofill;
+    int header_only;            /* -h: define only, no data */
+    int quiet;                  /* no messages (fuzzing) */
+    const char *dataset_name;   /* -N */
+    int lang_classic_only;      /* -l f77/java: force classic */
+} ncg_options;
+
+/* Parse CDL text of len bytes (need not be NUL-terminated) and emit it through
+ * sink (may be NULL: syntax and semantic check only). Returns 0 on success,
+ * non-zero after printing a message. The model is freed before return;
+ * on success *dsname (if not NULL) receives a malloc'd copy of the dataset
+ * name when it is needed before define (see outname callback). */
+typedef int (*ncg_outname_fn)(void *ctx, const char *dataset_name);
+int ncg_run(const char *text, size_t len, const ncg_options *opt,
+            const ncg_sink *sink, void *ctx, ncg_outname_fn outname);
+
+/* Sinks */
+typedef struct ncg_bin {
+    char *path;                 /* final output name */
+    char *tmp;                  /* name written until success */
+    int ncid;
+    int created;                /* file open */
+    int made;                   /* file exists on disk and is ours */
+} ncg_bin;
+extern const ncg_sink ncg_bin_sink;
+typedef struct ncg_c {
+    void *out;                  /* FILE* the program is printed to */
+    const char *path;           /* netCDF file the program creates */
+    const char *mainname;       /* -M */
+    unsigned long nslab;        /* counter for unique array names */
+} ncg_c;
+extern const ncg_sink ncg_c_sink;
+
+/* size of one element of a classic type, 0 if not one */
+size_t ncg_typesize(nc_type t);
+
+#endif

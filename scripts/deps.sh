@@ -1,0 +1,21 @@
+#!/bin/sh
+# deps.sh [--test]: install the Debian packages the build (and, with
+# --test, the test suite) needs, if any are missing.  Runs apt-get only
+# when something is missing; uses sudo when not root.
+set -e
+need="cmake make gcc pkg-config libutf8proc-dev"
+if [ "${1:-}" = "--test" ]; then
+    # The reference tools and library are the oracle of the interop tests;
+    # dpkg-dev gives dpkg-architecture for the reference prefix.
+    need="$need netcdf-bin libnetcdf19 dpkg-dev valgrind python3-netcdf4"
+fi
+missing=""
+for p in $need; do
+    dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+echo "installing:$missing"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null

@@ -1,0 +1,24 @@
+#!/bin/sh
+# test.sh: build and run the whole test suite twice -- an optimised build,
+# then an ASan+UBSan debug build -- installing missing packages first.
+# Extra arguments go to ctest (e.g. ./test.sh -L classic).
+set -e
+cd "$(dirname "$0")"
+sh scripts/deps.sh --test
+ref=$(sh scripts/ref-prefix.sh 2>/dev/null || true)
+jobs=$(nproc 2>/dev/null || echo 2)
+
+run_suite() {
+    name=$1; shift
+    echo "=== $name build ==="
+    cmake -S . -B "build-$name" -DNC_REF_PREFIX="${ref:-/nonexistent}" "$@" >"build-$name.cmake.log"
+    cmake --build "build-$name" -j "$jobs" 2>&1 | grep -E "warning|error" || true
+    cmake --build "build-$name" -j "$jobs" >/dev/null
+    echo "=== $name tests ==="
+    (cd "build-$name" && ctest --output-on-failure -j "$jobs" $CTEST_ARGS)
+}
+
+CTEST_ARGS="$*"
+run_suite release -DCMAKE_BUILD_TYPE=Release
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    run_suite sanitize -DCMAKE_BUILD_TYPE=Debug -DNETCDF_ENABLE_SANITIZERS=ON
