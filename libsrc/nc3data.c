@@ -160,9 +160,11 @@ note_written(NC3_info *info, NC3_var *var, unsigned long long lo, unsigned long 
     return NC_NOERR;
 }
 
-/* Fill records [from, to) of the record variables with index >= first_var. */
+/* Fill records [from, to) of the record variables with index >= first_var
+ * (only those with fill on, if per_var). */
 static int
-fill_recs(NC3_info *info, unsigned long long from, unsigned long long to, size_t first_var)
+fill_recs(NC3_info *info, unsigned long long from, unsigned long long to, size_t first_var,
+          int per_var)
 {
     size_t i, nrec = 0;
     unsigned long long r;
@@ -173,7 +175,7 @@ fill_recs(NC3_info *info, unsigned long long from, unsigned long long to, size_t
     for (r = from; r < to; r++)
         for (i = first_var; i < info->nvars; i++) {
             const NC3_var *var = info->vars[i];
-            if (!var->isrec)
+            if (!var->isrec || (per_var && var->no_fill))
                 continue;
             if ((stat = write_fill(info, var, (unsigned long long)var->begin + r * info->recsize,
                                    nrec == 1 ? info->recsize : var->len)))
@@ -185,7 +187,8 @@ fill_recs(NC3_info *info, unsigned long long from, unsigned long long to, size_t
 int
 nc3_fill_records(NC3_info *info, unsigned long long from, unsigned long long to, int only_new_from)
 {
-    return fill_recs(info, from, to, only_new_from > 0 ? (size_t)only_new_from : 0);
+    /* Records of variables added by redef: each variable's own fill mode. */
+    return fill_recs(info, from, to, only_new_from > 0 ? (size_t)only_new_from : 0, 1);
 }
 
 /* Grow the record count to nrecs, filling new records in fill mode. */
@@ -195,7 +198,7 @@ nc3_set_numrecs(NC3_info *info, unsigned long long nrecs)
     int stat;
     if (nrecs <= info->numrecs)
         return NC_NOERR;
-    if (!(info->flags & NC3_NOFILL) && (stat = fill_recs(info, info->numrecs, nrecs, 0)))
+    if (!(info->flags & NC3_NOFILL) && (stat = fill_recs(info, info->numrecs, nrecs, 0, 0)))
         return stat;
     info->numrecs = nrecs;
     info->flags |= NC3_NDIRTY;
@@ -368,18 +371,51 @@ check_vars(NC3_info *info, NC3_var *var, const size_t *start, const size_t *coun
         if (stride[i] <= 0 || (unsigned long long)stride[i] >= (unsigned long long)NC3_XINT_MAX)
             return NC_ESTRIDE;
     }
-    for (i = 0; i < var->ndims; i++)
-        if (count[i] == 0)
-            return NC_NOERR;
+    return NC_NOERR;
+}
+
+/* Upstream moves strided data one element at a time and stops at the
+ * first element outside the variable (NC_EINVALCOORDS), after moving the
+ * ones before it.  Returns 0 if every element is inside; else 1 with
+ * pcount set to the leading block of valid elements (*emptyp if none). */
+static int
+valid_prefix(const NC3_info *info, const NC3_var *var, const size_t *start, const size_t *count,
+             const ptrdiff_t *stride, int forwrite, size_t *pcount, int *emptyp)
+{
+    unsigned long long v[NC_MAX_VAR_DIMS];
+    size_t i, j;
+    int found = 0;
     for (i = 0; i < var->ndims; i++) {
         int recdim = var->isrec && i == 0;
         unsigned long long dimlen = recdim ? info->numrecs : var->shape[i];
         if (recdim && forwrite)
-            continue;
-        if (start[i] + (count[i] - 1) * (unsigned long long)stride[i] >= dimlen)
-            return NC_EINVALCOORDS;
+            v[i] = count[i];
+        else if (start[i] >= dimlen)
+            v[i] = 0;
+        else {
+            v[i] = (dimlen - 1 - start[i]) / (unsigned long long)stride[i] + 1;
+            if (v[i] > count[i])
+                v[i] = count[i];
+        }
     }
-    return NC_NOERR;
+    for (j = var->ndims; j-- > 0;)
+        if (v[j] < count[j]) {
+            found = 1;
+            break;
+        }
+    if (!found)
+        return 0;
+    *emptyp = v[j] == 0;
+    for (i = 0; i < var->ndims; i++) {
+        if (i < j) {
+            pcount[i] = 1;
+            if (v[i] == 0)
+                *emptyp = 1;
+        } else {
+            pcount[i] = i == j ? (size_t)v[j] : count[i];
+        }
+    }
+    return 1;
 }
 
 /* Fill rq's dims from the request and merge contiguous inner dims. */
@@ -728,7 +764,8 @@ do_get(int ncid, int varid, const size_t *start, const size_t *count, const ptrd
     NC3_var *var;
     req rq;
     int stat;
-    size_t zero[1] = {0}, full[NC_MAX_VAR_DIMS];
+    size_t zero[1] = {0}, full[NC_MAX_VAR_DIMS], pcount[NC_MAX_VAR_DIMS];
+    int partial = 0, empty = 0;
     if ((stat = lookup(ncid, varid, 0, stride != NULL, &info, &var))
         || (stat = check_types(info, var, &memtype, &rq)))
         return stat;
@@ -750,12 +787,19 @@ do_get(int ncid, int varid, const size_t *start, const size_t *count, const ptrd
         return stat;
     if (var->ndims && any_zero(var, count))
         return NC_NOERR;
+    if (stride && valid_prefix(info, var, start, count, stride, 0, pcount, &empty)) {
+        partial = NC_EINVALCOORDS;
+        if (empty)
+            return partial;
+        count = pcount;
+    }
     if (value == NULL)
         return NC_EINVAL;
     if (var->fillpending && (stat = nc3_flush_fill(info, var)))
         return stat;
     plan(&rq, start, count, stride);
-    return read_rows(&rq, value);
+    stat = read_rows(&rq, value);
+    return partial && (stat == NC_NOERR || stat == NC_ERANGE) ? partial : stat;
 }
 
 static int
@@ -765,8 +809,8 @@ do_put(int ncid, int varid, const size_t *start, const size_t *count, const ptrd
     NC3_info *info;
     NC3_var *var;
     req rq;
-    int stat;
-    size_t zero[1] = {0};
+    int stat, partial = 0, empty = 0;
+    size_t zero[1] = {0}, pcount[NC_MAX_VAR_DIMS];
     if ((stat = lookup(ncid, varid, 1, stride != NULL, &info, &var))
         || (stat = check_types(info, var, &memtype, &rq)))
         return stat;
@@ -785,6 +829,12 @@ do_put(int ncid, int varid, const size_t *start, const size_t *count, const ptrd
         return stat;
     if (var->ndims && any_zero(var, count))
         return NC_NOERR;
+    if (stride && valid_prefix(info, var, start, count, stride, 1, pcount, &empty)) {
+        partial = NC_EINVALCOORDS;
+        if (empty)
+            return partial;
+        count = pcount;
+    }
     if (value == NULL)
         return NC_EINVAL;
     if (var->isrec) {
@@ -795,7 +845,8 @@ do_put(int ncid, int varid, const size_t *start, const size_t *count, const ptrd
             return stat;
     }
     plan(&rq, start, count, stride);
-    return write_rows(&rq, value);
+    stat = write_rows(&rq, value);
+    return partial && (stat == NC_NOERR || stat == NC_ERANGE) ? partial : stat;
 }
 
 int
@@ -831,21 +882,19 @@ vars_front(int ncid, int varid, const size_t *start, const size_t *count, const 
         return NC_NOERR;
     if (start == NULL || count == NULL)
         return NC_EINVAL;
-    if (stride == NULL) {
-        for (i = 0; i < var->ndims; i++)
-            if (count[i] == 0)
-                return NOTHING_TO_DO;
-        return NC_NOERR;
-    }
+    if (stride == NULL)
+        return NC_NOERR;       /* unit strides: the vara path */
     if ((stat = check_vars(info, var, start, count, stride, forwrite)))
         return stat;
-    if (any_zero(var, count))
-        return NOTHING_TO_DO;
     for (i = 0; i < var->ndims; i++)
         if (stride[i] != 1) {
             *stridep = stride;
             break;
         }
+    /* Unit-stride writes go to vara even with a zero count (which grows
+     * the record count there); anything else with a zero count is done. */
+    if (any_zero(var, count) && !(forwrite && *stridep == NULL))
+        return NOTHING_TO_DO;
     return NC_NOERR;
 }
 

@@ -328,7 +328,7 @@ enddef(NC3_info *info, size_t h_minfree, size_t v_align, size_t v_minfree, size_
         var->fillpending = 1;
         var->nwritten = 0;
     }
-    if (info->old != NULL && first_new < info->nvars && !(info->flags & NC3_NOFILL)
+    if (info->old != NULL && first_new < info->nvars
         && (stat = nc3_fill_records(info, 0, info->old->numrecs, (int)first_new)))
         return stat;
     if (info->flags & NC3_SHARE && (stat = nc3_flush_all_fill(info)))

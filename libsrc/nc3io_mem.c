@@ -1,8 +1,8 @@
 /* nc3io_mem.c: the in-memory backend of ncio (see nc3io.h).
  *
  * One contiguous image [0, size) inside an allocation of cap bytes.
- *   NC_DISKLESS create: starts empty; with NC_PERSIST the image is written to
- *     the path at close (NC_NOCLOBBER is checked at create time).
+ *   NC_DISKLESS create: starts with initialsz zero bytes; with NC_PERSIST the
+ *     image is written to the path at close.
  *   NC_DISKLESS open: the file is read whole; with NC_WRITE|NC_PERSIST it is
  *     written back at close.
  *   NC_INMEMORY open (nc_open_mem, nc_open_memio): the caller's NC_memio.  A
@@ -155,7 +155,7 @@ mem_close(ncio *io, int delete_it, NC_memio *memio_out)
     if (memio_out != NULL && !delete_it) {
         memio_out->memory = m->buf;
         memio_out->size = m->size;
-        memio_out->flags = m->locked ? NC_MEMIO_LOCKED : 0;
+        memio_out->flags = 0;
     } else if (!m->locked) {
         free(m->buf);
     }
@@ -190,9 +190,6 @@ nc3io_mem_create(const char *path, int cmode, size_t initialsz, ncio **iop)
 {
     mem_io *m;
     int stat;
-    if ((cmode & NC_DISKLESS) && (cmode & NC_PERSIST) && (cmode & NC_NOCLOBBER)
-        && path != NULL && access(path, F_OK) == 0)
-        return NC_EEXIST;
     if ((m = mem_new(path, 1)) == NULL)
         return NC_ENOMEM;
     m->persist = (cmode & NC_DISKLESS) && (cmode & NC_PERSIST) && !(cmode & NC_INMEMORY);
@@ -200,6 +197,7 @@ nc3io_mem_create(const char *path, int cmode, size_t initialsz, ncio **iop)
         mem_close(&m->base, 1, NULL);
         return stat;
     }
+    m->size = initialsz;    /* as upstream: the image is at least initialsz bytes */
     *iop = &m->base;
     return NC_NOERR;
 }

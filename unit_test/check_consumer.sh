@@ -1,10 +1,12 @@
 #!/bin/sh
-# check_consumer.sh BUILD_DIR SOURCE_DIR: install the build into a scratch
+# check_consumer.sh BUILD_DIR SOURCE_DIR [CFLAGS]: install the build into a scratch
 # prefix, then build a small client three ways — find_package(netCDF),
-# pkg-config netcdf, and nc-config --cflags/--libs — and run each.
+# pkg-config netcdf, and nc-config --cflags/--libs — and run each.  CFLAGS
+# (e.g. the sanitizer flags of the build) are used for the clients too.
 set -u
 build=$1
 src=$2
+cflags=${3:-}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 prefix=$work/prefix
@@ -18,7 +20,7 @@ result $? "cmake --install"
 libdir=$(ls -d "$prefix"/lib*/ | head -1)
 
 # 1. find_package(netCDF)
-cmake -S "$src/consumer" -B "$work/cm" -DCMAKE_PREFIX_PATH="$prefix" > "$work/cm.log" 2>&1 &&
+cmake -S "$src/consumer" -B "$work/cm" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_FLAGS="$cflags" > "$work/cm.log" 2>&1 &&
     cmake --build "$work/cm" > "$work/cmb.log" 2>&1 &&
     LD_LIBRARY_PATH=$libdir "$work/cm/consumer"
 result $? "find_package(netCDF) client"
@@ -26,12 +28,12 @@ result $? "find_package(netCDF) client"
 # 2. pkg-config netcdf
 PKG_CONFIG_PATH=$libdir/pkgconfig
 export PKG_CONFIG_PATH
-cc -o "$work/pc" "$src/consumer/consumer.c" $(pkg-config --cflags netcdf) $(pkg-config --libs netcdf) &&
+cc $cflags -o "$work/pc" "$src/consumer/consumer.c" $(pkg-config --cflags netcdf) $(pkg-config --libs netcdf) &&
     LD_LIBRARY_PATH=$libdir "$work/pc"
 result $? "pkg-config client"
 
 # 3. nc-config
-cc -o "$work/ncc" "$src/consumer/consumer.c" $("$prefix/bin/nc-config" --cflags) $("$prefix/bin/nc-config" --libs) &&
+cc $cflags -o "$work/ncc" "$src/consumer/consumer.c" $("$prefix/bin/nc-config" --cflags) $("$prefix/bin/nc-config" --libs) &&
     LD_LIBRARY_PATH=$libdir "$work/ncc"
 result $? "nc-config client"
 
