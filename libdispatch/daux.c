@@ -645,10 +645,13 @@ done:
 static char *
 unescape(const char *s, size_t n)
 {
-    char *out = malloc(n + 1), *q = out;
+    char *out, *q;
     size_t i;
-    if (out == NULL)
+    if (n >= PTRDIFF_MAX)  /* a pointer difference that went negative */
         return NULL;
+    if ((out = malloc(n + 1)) == NULL)
+        return NULL;
+    q = out;
     for (i = 0; i < n; i++) {
         if (s[i] == '\\' && i + 1 < n)
             i++;

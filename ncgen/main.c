@@ -55,6 +55,7 @@ typedef struct outctx {
     const char *ext;
     ncg_bin bin;
     ncg_c c;
+    ncg_lang lg;                /* -l f77 / -l java */
     char *path;
 } outctx;
 
@@ -73,6 +74,7 @@ set_outname(void *vctx, const char *dsname)
     if (!o->path) return 1;
     o->bin.path = o->path;
     o->c.path = o->path;
+    o->lg.path = o->path;
     return 0;
 }
 
@@ -92,6 +94,20 @@ static int c_put(void *v, const ncg_model *m, int var, const size_t *s, const si
 static int c_finish(void *v, const ncg_model *m) { return ncg_c_sink.finish(&((outctx *)v)->c, m); }
 static void c_abort(void *v, const ncg_model *m) { ncg_c_sink.abort(&((outctx *)v)->c, m); }
 static const ncg_sink csink = {.define = c_define, .put = c_put, .finish = c_finish, .abort = c_abort};
+
+static int f_define(void *v, ncg_model *m) { return ncg_f77_sink.define(&((outctx *)v)->lg, m); }
+static int f_put(void *v, const ncg_model *m, int var, const size_t *s, const size_t *c, const void *b)
+{ return ncg_f77_sink.put(&((outctx *)v)->lg, m, var, s, c, b); }
+static int f_finish(void *v, const ncg_model *m) { return ncg_f77_sink.finish(&((outctx *)v)->lg, m); }
+static void f_abort(void *v, const ncg_model *m) { ncg_f77_sink.abort(&((outctx *)v)->lg, m); }
+static const ncg_sink fsink = {.define = f_define, .put = f_put, .finish = f_finish, .abort = f_abort};
+
+static int j_define(void *v, ncg_model *m) { return ncg_java_sink.define(&((outctx *)v)->lg, m); }
+static int j_put(void *v, const ncg_model *m, int var, const size_t *s, const size_t *c, const void *b)
+{ return ncg_java_sink.put(&((outctx *)v)->lg, m, var, s, c, b); }
+static int j_finish(void *v, const ncg_model *m) { return ncg_java_sink.finish(&((outctx *)v)->lg, m); }
+static void j_abort(void *v, const ncg_model *m) { ncg_java_sink.abort(&((outctx *)v)->lg, m); }
+static const ncg_sink jsink = {.define = j_define, .put = j_put, .finish = j_finish, .abort = j_abort};
 
 int
 main(int argc, char **argv)
@@ -121,6 +137,7 @@ main(int argc, char **argv)
         case 'c': case 'f':
             if (lang) { fprintf(stderr, "Please specify only one language\n"); return 1; }
             lang = ch == 'c' ? 'c' : 'F';
+            fprintf(stderr, ch == 'c' ? "-c is deprecated: please use -lc\n" : "-f is deprecated: please use -lf77\n");
             break;
         case 'l':
             if (lang) { fprintf(stderr, "Please specify only one language\n"); return 1; }
@@ -138,8 +155,8 @@ main(int argc, char **argv)
         case '4': kflag = NC_FORMAT_NETCDF4; break;
         case '5': kflag = NC_FORMAT_64BIT_DATA; break;
         case '7': kflag = NC_FORMAT_NETCDF4_CLASSIC; break;
-        case 'h': opt.header_only = 1; break;
-        case 'H': usage(); return 0;
+        case 'h': usage(); return 0;
+        case 'H': opt.header_only = 1; break;
         case 'o': o.oname = optarg; break;
         case 'x': opt.nofill = 1; break;
         case 'N': opt.dataset_name = optarg; break;
@@ -148,10 +165,8 @@ main(int argc, char **argv)
         default: usage(); return 1;
         }
     }
-    if (lang == 'F' || lang == 'j') {
-        fprintf(stderr, "%s: output language %s not implemented\n", progname, lang == 'F' ? "f77" : "java");
-        return 1;
-    }
+    /* as upstream: these languages write the classic format only */
+    if (lang == 'F' || lang == 'j') opt.lang_classic_only = 1;
     if (!lang && (kflag || o.oname)) lang = 'b';
     opt.kflag = kflag;
     argc -= optind;
@@ -170,11 +185,13 @@ main(int argc, char **argv)
     if (!text) { fprintf(stderr, "%s: cannot read input\n", progname); return 1; }
     if (lang == 'b') {
         ret = ncg_run(text, len, &opt, &bsink, &o, wrap_outname);
-    } else if (lang == 'c') {
+    } else if (lang == 'c' || lang == 'F' || lang == 'j') {
+        /* the program reaches stdout only when the whole input was good */
         if (!(ctmp = tmpfile())) { perror("tmpfile"); goto done; }
-        o.c.out = ctmp;
-        o.c.mainname = mainname;
-        ret = ncg_run(text, len, &opt, &csink, &o, wrap_outname);
+        o.c.out = o.lg.out = ctmp;
+        o.c.mainname = o.lg.mainname = mainname;
+        o.lg.header_only = opt.header_only;
+        ret = ncg_run(text, len, &opt, lang == 'c' ? &csink : lang == 'F' ? &fsink : &jsink, &o, wrap_outname);
         if (!ret) {
             char buf[65536];
             size_t n;

@@ -100,6 +100,42 @@ typedef struct ncg_c {
 } ncg_c;
 extern const ncg_sink ncg_c_sink;
 
+/* -l f77 and -l java: data are captured per variable, the program is
+ * printed at finish() (genf77.c holds the shared part) */
+typedef struct ncg_lang {
+    void *out;                  /* FILE* the program is printed to */
+    const char *path;           /* netCDF file the program creates */
+    const char *mainname;       /* -M: program / class name */
+    int header_only;            /* -h: no data section */
+    ncg_model *m;               /* borrowed from define() to finish() */
+    unsigned char **data;       /* per variable: every value, native, row-major */
+    size_t *cap, *len;          /* bytes allocated / valid */
+    int nvars;
+} ncg_lang;
+extern const ncg_sink ncg_f77_sink;
+extern const ncg_sink ncg_java_sink;
+int ncg_lang_define(ncg_lang *g, ncg_model *m);
+int ncg_lang_put(ncg_lang *g, const ncg_model *m, int var, const size_t *start,
+                 const size_t *count, const void *buf);
+void ncg_lang_free(ncg_lang *g);
+size_t ncg_lang_nrecs(const ncg_lang *g);
+size_t ncg_lang_dimlen(const ncg_lang *g, int dim);
+/* data slabs of one variable in upstream ncgen's write order */
+typedef int (*ncg_slab_fn)(void *ctx, int var, const size_t *start, const size_t *count,
+                           const void *data, size_t n);
+int ncg_lang_slabs(const ncg_lang *g, int var, ncg_slab_fn fn, void *ctx);
+/* identifier made from a name (malloc'd, NULL when out of memory) */
+char *ncg_lang_ident(const char *name);
+/* growable text; err is set on allocation failure and later calls do nothing */
+typedef struct ncg_sb { char *p; size_t len, cap; int err; } ncg_sb;
+int ncg_sb_add(ncg_sb *b, const char *s, size_t n);
+int ncg_sb_puts(ncg_sb *b, const char *s);
+int ncg_sb_printf(ncg_sb *b, const char *fmt, ...)
+#ifdef __GNUC__
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
 /* size of one element of a classic type, 0 if not one */
 size_t ncg_typesize(nc_type t);
 
