@@ -62,17 +62,24 @@ read_var(int ncid, int varid)
         start[i] = 0;
     }
     if (nelems * 8 <= MAX_READ_BYTES) {
-        void *buf = malloc((size_t)nelems * 8 + 8);
-        if (buf == NULL)
-            return;
-        if (t == NC_CHAR) {
-            (void)nc_get_var_text(ncid, varid, buf);
-        } else {
-            (void)nc_get_var(ncid, varid, buf);
-            (void)nc_get_var_double(ncid, varid, buf);
-            (void)nc_get_var_schar(ncid, varid, buf);
+        /* Buffers of the exact size, so an overrun is caught. */
+        size_t n = (size_t)nelems, tsize = 1;
+        void *b1 = malloc(n ? n : 1), *b8 = malloc(n ? n * 8 : 1), *bt;
+        (void)nc_inq_type(ncid, t, NULL, &tsize);
+        bt = malloc(n && tsize ? n * tsize : 1);
+        if (b1 && b8 && bt) {
+            if (t == NC_CHAR) {
+                (void)nc_get_var_text(ncid, varid, b1);
+            } else {
+                (void)nc_get_var(ncid, varid, bt);
+                (void)nc_get_var_double(ncid, varid, b8);
+                (void)nc_get_var_schar(ncid, varid, b1);
+                (void)nc_get_var_ushort(ncid, varid, b8);
+            }
         }
-        free(buf);
+        free(b1);
+        free(b8);
+        free(bt);
         return;
     }
     /* Large: first and last element, and a strided sample of up to 8 per dim. */

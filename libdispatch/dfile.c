@@ -244,11 +244,13 @@ NC_close(int ncid, NC_memio *memio)
     int stat;
     if ((stat = NC_check_id(ncid, &nc)))
         return stat;
-    if ((stat = nc->dispatch->close(ncid, memio)))
-        return stat;
+    /* A format releases its state even when closing fails (the file may be
+     * half-written, but it is closed), so the record goes too: keeping it
+     * would leave an ncid pointing at freed state. */
+    stat = nc->dispatch->close(ncid, memio);
     NC_registry_remove(nc);
     NC_free(nc);
-    return NC_NOERR;
+    return stat;
 }
 
 int

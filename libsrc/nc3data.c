@@ -24,6 +24,7 @@
 #include "ncx.h"
 
 #define MAX_RANGES 64           /* written ranges tracked before filling early */
+#define READ_PIECE (256u << 10) /* contiguous reads: convert while still in cache */
 
 /* ---- fill values ---------------------------------------------------------- */
 
@@ -240,7 +241,7 @@ typedef struct req {
     nc_type memtype;            /* memory type */
     nc_type xtype;              /* external type used for conversion */
     size_t memlen, xlen;
-    int stage;                  /* float/double to integer: never convert in place */
+    int stage;                  /* never convert in the caller's buffer */
     int nd;                     /* dims after merging */
     unsigned long long start[NC_MAX_VAR_DIMS + 1];
     unsigned long long count[NC_MAX_VAR_DIMS + 1];
@@ -264,8 +265,12 @@ check_types(NC3_info *info, NC3_var *var, nc_type *memtypep, req *rq)
     rq->xtype = (info->version != 5 && var->type == NC_BYTE && memtype == NC_UBYTE) ? NC_UBYTE : var->type;
     rq->memlen = ncx_memlen(memtype);
     rq->xlen = var->xsz;
-    rq->stage = (var->type == NC_FLOAT || var->type == NC_DOUBLE)
-                && memtype != NC_FLOAT && memtype != NC_DOUBLE;
+    /* Convert from a separate buffer, not in place, when the caller's
+     * buffer is smaller than the external data, or when an out-of-range
+     * float/double -> integer value must leave its element untouched. */
+    rq->stage = rq->memlen < rq->xlen
+                || ((var->type == NC_FLOAT || var->type == NC_DOUBLE)
+                    && memtype != NC_FLOAT && memtype != NC_DOUBLE);
     *memtypep = memtype;
     return NC_NOERR;
 }
@@ -365,7 +370,7 @@ check_vars(NC3_info *info, NC3_var *var, const size_t *start, const size_t *coun
                 return NC_EINVALCOORDS;
             if (start[i] == dimlen && count[i] > 0)
                 return NC_EINVALCOORDS;
-            if (start[i] + count[i] > dimlen)
+            if (count[i] > dimlen || start[i] + count[i] > dimlen)
                 return NC_EEDGE;
         }
         if (stride[i] <= 0 || (unsigned long long)stride[i] >= (unsigned long long)NC3_XINT_MAX)
@@ -374,48 +379,72 @@ check_vars(NC3_info *info, NC3_var *var, const size_t *start, const size_t *coun
     return NC_NOERR;
 }
 
-/* Upstream moves strided data one element at a time and stops at the
- * first element outside the variable (NC_EINVALCOORDS), after moving the
- * ones before it.  Returns 0 if every element is inside; else 1 with
- * pcount set to the leading block of valid elements (*emptyp if none). */
+/* Upstream moves strided data one element at a time and does not stop at
+ * elements outside the variable: every element inside is moved, and the
+ * call returns the last element's error, NC_EINVALCOORDS.  The elements
+ * inside form a box (a leading run of each dimension).  Returns 0 if every
+ * element is inside, else 1 with box[] set (*emptyp if it has no element). */
 static int
-valid_prefix(const NC3_info *info, const NC3_var *var, const size_t *start, const size_t *count,
-             const ptrdiff_t *stride, int forwrite, size_t *pcount, int *emptyp)
+valid_box(const NC3_info *info, const NC3_var *var, const size_t *start, const size_t *count,
+          const ptrdiff_t *stride, int forwrite, size_t *box, int *emptyp)
 {
-    unsigned long long v[NC_MAX_VAR_DIMS];
-    size_t i, j;
-    int found = 0;
+    size_t i;
+    int partial = 0;
+    *emptyp = 0;
     for (i = 0; i < var->ndims; i++) {
         int recdim = var->isrec && i == 0;
-        unsigned long long dimlen = recdim ? info->numrecs : var->shape[i];
+        unsigned long long dimlen = recdim ? info->numrecs : var->shape[i], v;
         if (recdim && forwrite)
-            v[i] = count[i];
+            v = count[i];
         else if (start[i] >= dimlen)
-            v[i] = 0;
+            v = 0;
         else {
-            v[i] = (dimlen - 1 - start[i]) / (unsigned long long)stride[i] + 1;
-            if (v[i] > count[i])
-                v[i] = count[i];
+            v = (dimlen - 1 - start[i]) / (unsigned long long)stride[i] + 1;
+            if (v > count[i])
+                v = count[i];
         }
+        if (v < count[i])
+            partial = 1;
+        if (v == 0)
+            *emptyp = 1;
+        box[i] = (size_t)v;
     }
-    for (j = var->ndims; j-- > 0;)
-        if (v[j] < count[j]) {
-            found = 1;
-            break;
-        }
-    if (!found)
-        return 0;
-    *emptyp = v[j] == 0;
+    return partial;
+}
+
+/* Move the elements of the box one by one, each at its place in the
+ * caller's full count[] layout (upstream's element loop). */
+static int
+move_box(int ncid, int varid, const NC3_var *var, const size_t *start, const size_t *count,
+         const ptrdiff_t *stride, const size_t *box, int forwrite, void *value,
+         const void *cvalue, nc_type memtype, size_t memlen)
+{
+    size_t idx[NC_MAX_VAR_DIMS], at[NC_MAX_VAR_DIMS], ones[NC_MAX_VAR_DIMS], i;
+    int k, stat = NC_NOERR;
     for (i = 0; i < var->ndims; i++) {
-        if (i < j) {
-            pcount[i] = 1;
-            if (v[i] == 0)
-                *emptyp = 1;
-        } else {
-            pcount[i] = i == j ? (size_t)v[j] : count[i];
-        }
+        idx[i] = 0;
+        ones[i] = 1;
     }
-    return 1;
+    for (;;) {
+        size_t off = 0;
+        for (i = 0; i < var->ndims; i++) {
+            at[i] = start[i] + idx[i] * (size_t)stride[i];
+            off = off * count[i] + idx[i];
+        }
+        if (forwrite)
+            stat = NC3_put_vara(ncid, varid, at, ones, (const char *)cvalue + off * memlen, memtype);
+        else
+            stat = NC3_get_vara(ncid, varid, at, ones, (char *)value + off * memlen, memtype);
+        (void)stat;
+        for (k = (int)var->ndims - 1; k >= 0; k--) {
+            if (++idx[k] < box[k])
+                break;
+            idx[k] = 0;
+        }
+        if (k < 0)
+            break;
+    }
+    return NC_EINVALCOORDS;
 }
 
 /* Fill rq's dims from the request and merge contiguous inner dims. */
@@ -595,11 +624,31 @@ read_rows(req *rq, unsigned char *out)
     do {
         unsigned long long off = row_offset(rq, idx);
         if (s == 1 && !rq->stage && (span >= 65536 || in == 0)) {
-            /* Contiguous: straight into the caller's buffer. */
-            unsigned char *xp = xdest(rq, out, (size_t)n);
-            if ((stat = info->io->read_at(info->io, (long long)off, xp, (size_t)span)))
-                goto done;
-            stat = convert_in(rq, out, (size_t)n);
+            /* Contiguous: straight into the caller's buffer.  Same-size
+             * types are read and converted in cache-sized pieces. */
+            if (rq->memlen == rq->xlen && span > READ_PIECE) {
+                unsigned long long done = 0, per = READ_PIECE / xs;
+                stat = NC_NOERR;
+                while (done < n) {
+                    unsigned long long m = n - done < per ? n - done : per;
+                    int cst;
+                    if ((stat = info->io->read_at(info->io, (long long)(off + done * xs),
+                                                  out + done * xs, (size_t)(m * xs))))
+                        goto done;
+                    cst = ncx_getn(rq->xtype, out + done * xs, rq->memtype, out + done * xs, (size_t)m);
+                    if (cst != NC_NOERR && cst != NC_ERANGE) {
+                        stat = cst;
+                        goto done;
+                    }
+                    acc = merge_stat(acc, cst);
+                    done += m;
+                }
+            } else {
+                unsigned char *xp = xdest(rq, out, (size_t)n);
+                if ((stat = info->io->read_at(info->io, (long long)off, xp, (size_t)span)))
+                    goto done;
+                stat = convert_in(rq, out, (size_t)n);
+            }
         } else {
             /* Gather from the window, in pieces whose span fits it. */
             unsigned long long done = 0;
@@ -765,7 +814,7 @@ do_get(int ncid, int varid, const size_t *start, const size_t *count, const ptrd
     req rq;
     int stat;
     size_t zero[1] = {0}, full[NC_MAX_VAR_DIMS], pcount[NC_MAX_VAR_DIMS];
-    int partial = 0, empty = 0;
+    int empty = 0;
     if ((stat = lookup(ncid, varid, 0, stride != NULL, &info, &var))
         || (stat = check_types(info, var, &memtype, &rq)))
         return stat;
@@ -787,19 +836,18 @@ do_get(int ncid, int varid, const size_t *start, const size_t *count, const ptrd
         return stat;
     if (var->ndims && any_zero(var, count))
         return NC_NOERR;
-    if (stride && valid_prefix(info, var, start, count, stride, 0, pcount, &empty)) {
-        partial = NC_EINVALCOORDS;
-        if (empty)
-            return partial;
-        count = pcount;
+    if (stride && valid_box(info, var, start, count, stride, 0, pcount, &empty)) {
+        if (empty || value == NULL)
+            return NC_EINVALCOORDS;
+        return move_box(ncid, varid, var, start, count, stride, pcount, 0, value, NULL,
+                        memtype, rq.memlen);
     }
     if (value == NULL)
         return NC_EINVAL;
     if (var->fillpending && (stat = nc3_flush_fill(info, var)))
         return stat;
     plan(&rq, start, count, stride);
-    stat = read_rows(&rq, value);
-    return partial && (stat == NC_NOERR || stat == NC_ERANGE) ? partial : stat;
+    return read_rows(&rq, value);
 }
 
 static int
@@ -809,7 +857,7 @@ do_put(int ncid, int varid, const size_t *start, const size_t *count, const ptrd
     NC3_info *info;
     NC3_var *var;
     req rq;
-    int stat, partial = 0, empty = 0;
+    int stat, empty = 0;
     size_t zero[1] = {0}, pcount[NC_MAX_VAR_DIMS];
     if ((stat = lookup(ncid, varid, 1, stride != NULL, &info, &var))
         || (stat = check_types(info, var, &memtype, &rq)))
@@ -823,17 +871,24 @@ do_put(int ncid, int varid, const size_t *start, const size_t *count, const ptrd
                   : check_vara(info, var, start, count, 1);
     if (stat || (stride && (stat = check_mode(info, 1))))
         return stat;
+    /* Record indexes must stay addressable (63-bit offsets). */
+    if (var->isrec) {
+        unsigned long long lim = info->recsize ? (unsigned long long)(INT64_MAX - info->begin_rec) / info->recsize : (unsigned long long)INT64_MAX;
+        unsigned long long st = stride ? (unsigned long long)stride[0] : 1;
+        if (start[0] > lim || (count[0] > 0 && (count[0] - 1) > (lim - start[0]) / st))
+            return NC_EEDGE;
+    }
     /* Upstream's vara grows the record count to start+count even when
      * nothing is written; strided access does not. */
     if (var->isrec && stride == NULL && (stat = nc3_set_numrecs(info, (unsigned long long)start[0] + count[0])))
         return stat;
     if (var->ndims && any_zero(var, count))
         return NC_NOERR;
-    if (stride && valid_prefix(info, var, start, count, stride, 1, pcount, &empty)) {
-        partial = NC_EINVALCOORDS;
-        if (empty)
-            return partial;
-        count = pcount;
+    if (stride && valid_box(info, var, start, count, stride, 1, pcount, &empty)) {
+        if (empty || value == NULL)
+            return NC_EINVALCOORDS;
+        return move_box(ncid, varid, var, start, count, stride, pcount, 1, NULL, value,
+                        memtype, rq.memlen);
     }
     if (value == NULL)
         return NC_EINVAL;
@@ -845,8 +900,7 @@ do_put(int ncid, int varid, const size_t *start, const size_t *count, const ptrd
             return stat;
     }
     plan(&rq, start, count, stride);
-    stat = write_rows(&rq, value);
-    return partial && (stat == NC_NOERR || stat == NC_ERANGE) ? partial : stat;
+    return write_rows(&rq, value);
 }
 
 int

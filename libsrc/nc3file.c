@@ -266,7 +266,7 @@ static int
 move_data(NC3_info *info)
 {
     NC3_info *old = info->old;
-    int stat, moved_recs = 0;
+    int stat;
     size_t v;
     unsigned long long r;
     if (info->nvars == 0)
@@ -284,9 +284,7 @@ move_data(NC3_info *info)
                     return stat;
             }
         info->numrecs = old->numrecs;
-        moved_recs = 1;
     }
-    (void)moved_recs;
     if (info->begin_var > old->begin_var) {
         for (v = old->nvars; v-- > 0;) {
             const NC3_var *nv = info->vars[v], *ov = old->vars[v];
@@ -298,8 +296,6 @@ move_data(NC3_info *info)
     }
     return NC_NOERR;
 }
-
-int nc3_check_vlens(const NC3_info *info);
 
 static int
 enddef(NC3_info *info, size_t h_minfree, size_t v_align, size_t v_minfree, size_t r_align)
@@ -323,8 +319,12 @@ enddef(NC3_info *info, size_t h_minfree, size_t v_align, size_t v_minfree, size_
         unsigned char xfill[8];
         if (var->isrec || var->no_fill)
             continue;
-        if ((stat = nc3_fill_value(var, xfill)))
+        if ((stat = nc3_fill_value(var, xfill))) {
+            /* Upstream fills in order and stops at a bad _FillValue: the
+             * variables before it are filled, the define mode stays. */
+            (void)nc3_flush_all_fill(info);
             return stat;
+        }
         var->fillpending = 1;
         var->nwritten = 0;
     }
@@ -345,8 +345,9 @@ static void
 discard(NC *nc, NC3_info *info, int delete_it)
 {
     if (info->io != NULL) {
-        NC_memio keep;   /* never free a caller's buffer on a failed open */
-        (void)info->io->close(info->io, delete_it, delete_it ? NULL : &keep);
+        NC_memio keep;   /* never free a caller's (NC_INMEMORY) buffer on a failed open */
+        int callers = (nc->mode & NC_INMEMORY) && !delete_it;
+        (void)info->io->close(info->io, delete_it, callers ? &keep : NULL);
         info->io = NULL;
     }
     nc3_info_free(info);

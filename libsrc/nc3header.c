@@ -543,7 +543,6 @@ check_vlens(const NC3_info *info)
     return NC_NOERR;
 }
 
-int nc3_check_vlens(const NC3_info *info);
 int
 nc3_check_vlens(const NC3_info *info)
 {

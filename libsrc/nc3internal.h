@@ -128,6 +128,7 @@ size_t nc3_header_len(const NC3_info *info);
 int nc3_header_write(NC3_info *info);
 int nc3_header_read(NC3_info *info);
 int nc3_var_shape(NC3_info *info, NC3_var *var);
+int nc3_check_vlens(const NC3_info *info);
 int nc3_valid_utf8(const char *s, size_t n);
 
 /* nc3meta.c */
@@ -137,7 +138,6 @@ NC3_info *nc3_info_dup(const NC3_info *ref);
 void nc3_var_free(NC3_var *var);
 void nc3_att_free(NC3_att *att);
 void nc3_attarray_free(NC3_attarray *a);
-int nc3_index_build(NC3_index *idx, char *const *names, const size_t *lens, size_t n);
 int nc3_dim_index_rebuild(NC3_info *info);
 int nc3_var_index_rebuild(NC3_info *info);
 int nc3_find_dim(const NC3_info *info, const char *name);

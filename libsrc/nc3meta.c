@@ -1016,6 +1016,8 @@ NC3_def_var_fill(int ncid, int varid, int no_fill, const void *fill_value)
     int stat;
     if ((stat = nc3_get(ncid, NULL, &info)))
         return stat;
+    if (varid == NC_GLOBAL)
+        return NC_EGLOBAL;
     if (NC3_ISREADONLY(info))
         return NC_EPERM;
     if (!NC3_INDEFINE(info))
