@@ -6,6 +6,7 @@
  * mapped implementations for layers without their own are in dvarx.c.
  */
 #include "config.h"
+#include <stdint.h>
 #include <string.h>
 #include "ncapi.h"
 #include "ncvario.h"
@@ -89,126 +90,62 @@ resolve(NC *nc, int ncid, int varid, nc_type memtype, const size_t *start,
     return NC_NOERR;
 }
 
-/* ---- reads ------------------------------------------------------------------------- */
+/* The one path of every data access: resolve defaults, then call the slot.
+ * shape selects the request's form: a hyperslab (vara), one element (var1:
+ * count of ones), the whole variable (var), strided (vars) or mapped (varm). */
+typedef enum { ACC_VARA, ACC_VAR1, ACC_VAR, ACC_VARS, ACC_VARM } access_form;
 
-int
-NC_get_vara(int ncid, int varid, const size_t *start, const size_t *count,
+static int
+access_data(int isput, access_form form, int ncid, int varid, const size_t *start,
+            const size_t *count, const ptrdiff_t *stride, const ptrdiff_t *imap,
             void *value, nc_type memtype)
 {
+    const NC_Dispatch *d;
     request r;
     int stat;
     WITH_NC(ncid);
-    if ((stat = resolve(nc, ncid, varid, memtype, start, count, NULL, 0, &r)))
+    d = nc->dispatch;
+    if (form == ACC_VAR1)
+        count = NC_ones;
+    if ((stat = resolve(nc, ncid, varid, memtype, start, count, stride, form == ACC_VAR, &r)))
         return stat;
-    return nc->dispatch->get_vara(ncid, varid, r.start, r.count, value, r.memtype);
+    if (form == ACC_VARM && imap != NULL)
+        return isput ? d->put_varm(ncid, varid, r.start, r.count, r.stride, imap, value, r.memtype)
+                     : d->get_varm(ncid, varid, r.start, r.count, r.stride, imap, value, r.memtype);
+    if (form == ACC_VARS || form == ACC_VARM)
+        return isput ? d->put_vars(ncid, varid, r.start, r.count, r.stride, value, r.memtype)
+                     : d->get_vars(ncid, varid, r.start, r.count, r.stride, value, r.memtype);
+    return isput ? d->put_vara(ncid, varid, r.start, r.count, value, r.memtype)
+                 : d->get_vara(ncid, varid, r.start, r.count, value, r.memtype);
 }
 
-int
-NC_get_var(int ncid, int varid, void *value, nc_type memtype)
-{
-    request r;
-    int stat;
-    WITH_NC(ncid);
-    if ((stat = resolve(nc, ncid, varid, memtype, NULL, NULL, NULL, 1, &r)))
-        return stat;
-    return nc->dispatch->get_vara(ncid, varid, r.start, r.count, value, r.memtype);
-}
+/* Writes never modify the caller's data; the slots take it as const. */
+#define IN(v) ((void *)(uintptr_t)(v))
 
-int
-NC_get_var1(int ncid, int varid, const size_t *index, void *value, nc_type memtype)
-{
-    request r;
-    int stat;
-    WITH_NC(ncid);
-    if ((stat = resolve(nc, ncid, varid, memtype, index, NC_ones, NULL, 0, &r)))
-        return stat;
-    return nc->dispatch->get_vara(ncid, varid, r.start, NC_ones, value, r.memtype);
-}
+int NC_get_vara(int ncid, int varid, const size_t *start, const size_t *count,
+                void *value, nc_type memtype)
+{ return access_data(0, ACC_VARA, ncid, varid, start, count, NULL, NULL, value, memtype); }
+int NC_get_var(int ncid, int varid, void *value, nc_type memtype)
+{ return access_data(0, ACC_VAR, ncid, varid, NULL, NULL, NULL, NULL, value, memtype); }
+int NC_get_var1(int ncid, int varid, const size_t *index, void *value, nc_type memtype)
+{ return access_data(0, ACC_VAR1, ncid, varid, index, NULL, NULL, NULL, value, memtype); }
+int NC_get_vars(int ncid, int varid, const size_t *start, const size_t *count,
+                const ptrdiff_t *stride, void *value, nc_type memtype)
+{ return access_data(0, ACC_VARS, ncid, varid, start, count, stride, NULL, value, memtype); }
+int NC_get_varm(int ncid, int varid, const size_t *start, const size_t *count,
+                const ptrdiff_t *stride, const ptrdiff_t *imap, void *value, nc_type memtype)
+{ return access_data(0, ACC_VARM, ncid, varid, start, count, stride, imap, value, memtype); }
 
-int
-NC_get_vars(int ncid, int varid, const size_t *start, const size_t *count,
-            const ptrdiff_t *stride, void *value, nc_type memtype)
-{
-    request r;
-    int stat;
-    WITH_NC(ncid);
-    if ((stat = resolve(nc, ncid, varid, memtype, start, count, stride, 0, &r)))
-        return stat;
-    return nc->dispatch->get_vars(ncid, varid, r.start, r.count, r.stride, value, r.memtype);
-}
-
-int
-NC_get_varm(int ncid, int varid, const size_t *start, const size_t *count,
-            const ptrdiff_t *stride, const ptrdiff_t *imap, void *value, nc_type memtype)
-{
-    request r;
-    int stat;
-    WITH_NC(ncid);
-    if ((stat = resolve(nc, ncid, varid, memtype, start, count, stride, 0, &r)))
-        return stat;
-    if (imap == NULL)
-        return nc->dispatch->get_vars(ncid, varid, r.start, r.count, r.stride, value, r.memtype);
-    return nc->dispatch->get_varm(ncid, varid, r.start, r.count, r.stride, imap, value, r.memtype);
-}
-
-/* ---- writes -------------------------------------------------------------------------- */
-
-int
-NC_put_vara(int ncid, int varid, const size_t *start, const size_t *count,
-            const void *value, nc_type memtype)
-{
-    request r;
-    int stat;
-    WITH_NC(ncid);
-    if ((stat = resolve(nc, ncid, varid, memtype, start, count, NULL, 0, &r)))
-        return stat;
-    return nc->dispatch->put_vara(ncid, varid, r.start, r.count, value, r.memtype);
-}
-
-int
-NC_put_var(int ncid, int varid, const void *value, nc_type memtype)
-{
-    request r;
-    int stat;
-    WITH_NC(ncid);
-    if ((stat = resolve(nc, ncid, varid, memtype, NULL, NULL, NULL, 1, &r)))
-        return stat;
-    return nc->dispatch->put_vara(ncid, varid, r.start, r.count, value, r.memtype);
-}
-
-int
-NC_put_var1(int ncid, int varid, const size_t *index, const void *value, nc_type memtype)
-{
-    request r;
-    int stat;
-    WITH_NC(ncid);
-    if ((stat = resolve(nc, ncid, varid, memtype, index, NC_ones, NULL, 0, &r)))
-        return stat;
-    return nc->dispatch->put_vara(ncid, varid, r.start, NC_ones, value, r.memtype);
-}
-
-int
-NC_put_vars(int ncid, int varid, const size_t *start, const size_t *count,
-            const ptrdiff_t *stride, const void *value, nc_type memtype)
-{
-    request r;
-    int stat;
-    WITH_NC(ncid);
-    if ((stat = resolve(nc, ncid, varid, memtype, start, count, stride, 0, &r)))
-        return stat;
-    return nc->dispatch->put_vars(ncid, varid, r.start, r.count, r.stride, value, r.memtype);
-}
-
-int
-NC_put_varm(int ncid, int varid, const size_t *start, const size_t *count,
-            const ptrdiff_t *stride, const ptrdiff_t *imap, const void *value, nc_type memtype)
-{
-    request r;
-    int stat;
-    WITH_NC(ncid);
-    if ((stat = resolve(nc, ncid, varid, memtype, start, count, stride, 0, &r)))
-        return stat;
-    if (imap == NULL)
-        return nc->dispatch->put_vars(ncid, varid, r.start, r.count, r.stride, value, r.memtype);
-    return nc->dispatch->put_varm(ncid, varid, r.start, r.count, r.stride, imap, value, r.memtype);
-}
+int NC_put_vara(int ncid, int varid, const size_t *start, const size_t *count,
+                const void *value, nc_type memtype)
+{ return access_data(1, ACC_VARA, ncid, varid, start, count, NULL, NULL, IN(value), memtype); }
+int NC_put_var(int ncid, int varid, const void *value, nc_type memtype)
+{ return access_data(1, ACC_VAR, ncid, varid, NULL, NULL, NULL, NULL, IN(value), memtype); }
+int NC_put_var1(int ncid, int varid, const size_t *index, const void *value, nc_type memtype)
+{ return access_data(1, ACC_VAR1, ncid, varid, index, NULL, NULL, NULL, IN(value), memtype); }
+int NC_put_vars(int ncid, int varid, const size_t *start, const size_t *count,
+                const ptrdiff_t *stride, const void *value, nc_type memtype)
+{ return access_data(1, ACC_VARS, ncid, varid, start, count, stride, NULL, IN(value), memtype); }
+int NC_put_varm(int ncid, int varid, const size_t *start, const size_t *count,
+                const ptrdiff_t *stride, const ptrdiff_t *imap, const void *value, nc_type memtype)
+{ return access_data(1, ACC_VARM, ncid, varid, start, count, stride, imap, IN(value), memtype); }
