@@ -605,6 +605,34 @@ next_row(const req *rq, unsigned long long *idx)
     return 0;
 }
 
+/* A contiguous row through the backend's buffer: pieces end on multiples
+ * of peekmax in the file (page-aligned reads), each converted straight
+ * from that buffer into the caller's, while it is still in cache. */
+static int
+read_peek(req *rq, unsigned long long off, unsigned long long n, unsigned char *out, int *accp)
+{
+    ncio *io = rq->info->io;
+    size_t xs = rq->xlen, ml = rq->memlen, max = io->peekmax;
+    unsigned long long done = 0;
+    while (done < n) {
+        unsigned long long at = off + done * xs, m = (max - at % max) / xs;
+        const unsigned char *src;
+        int stat;
+        if (m == 0)
+            m = max / xs;
+        if (m > n - done)
+            m = n - done;
+        if ((stat = io->peek(io, (long long)at, (size_t)(m * xs), &src)))
+            return stat;
+        stat = ncx_getn(rq->xtype, src, rq->memtype, out + done * ml, (size_t)m);
+        if (stat != NC_NOERR && stat != NC_ERANGE)
+            return stat;
+        *accp = merge_stat(*accp, stat);
+        done += m;
+    }
+    return NC_NOERR;
+}
+
 static int
 read_rows(req *rq, unsigned char *out)
 {
@@ -623,7 +651,10 @@ read_rows(req *rq, unsigned char *out)
     ahead = (in > 0 && rowdist <= 2 * span) ? NC3_IOBUF : 0;
     do {
         unsigned long long off = row_offset(rq, idx);
-        if (s == 1 && !rq->stage && (span >= 65536 || in == 0)) {
+        if (s == 1 && info->io->peek != NULL && info->io->peekmax >= 8) {
+            if ((stat = read_peek(rq, off, n, out, &acc)))
+                goto done;
+        } else if (s == 1 && !rq->stage && (span >= 65536 || in == 0)) {
             /* Contiguous: straight into the caller's buffer.  Same-size
              * types are read and converted in cache-sized pieces. */
             if (rq->memlen == rq->xlen && span > READ_PIECE) {
@@ -741,13 +772,25 @@ write_rows(req *rq, const unsigned char *in)
     do {
         unsigned long long off = row_offset(rq, idx), done = 0;
         if (s == 1) {
+            ncio *io = info->io;
+            size_t per = NC3_IOBUF / xs;
+            if (io->reserve != NULL && io->peekmax / xs < per)
+                per = io->peekmax / xs;
             while (done < n) {
-                size_t m = (n - done) > NC3_IOBUF / xs ? NC3_IOBUF / xs : (size_t)(n - done);
-                stat = encode(rq, in + done * ml, buf, m, xfill);
+                size_t m = (n - done) > per ? per : (size_t)(n - done);
+                long long at = (long long)(off + done * xs);
+                unsigned char *dst = NULL;
+                /* Encode straight into the backend's write-behind space
+                 * when it offers some; write_at then commits it. */
+                if (io->reserve != NULL && (stat = io->reserve(io, at, m * xs, &dst)))
+                    return stat;
+                if (dst == NULL)
+                    dst = buf;
+                stat = encode(rq, in + done * ml, dst, m, xfill);
                 if (stat != NC_NOERR && stat != NC_ERANGE)
                     return stat;
                 acc = merge_stat(acc, stat);
-                if ((stat = info->io->write_at(info->io, (long long)(off + done * xs), buf, m * xs)))
+                if ((stat = io->write_at(io, at, dst, m * xs)))
                     return stat;
                 done += m;
             }

@@ -479,8 +479,12 @@ NC3_sync(int ncid)
         return stat;
     if (NC3_INDEFINE(info))
         return NC_EINDEFINE;
-    if (NC3_ISREADONLY(info))
+    if (NC3_ISREADONLY(info)) {
+        /* Forget cached reads first: others' writes must become visible. */
+        if ((stat = info->io->sync(info->io)))
+            return stat;
         return reread_header(info);
+    }
     if ((stat = sync_state(info)))
         return stat;
     return info->io->sync(info->io);

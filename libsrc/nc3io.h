@@ -1,8 +1,8 @@
 /* nc3io.h: storage under the classic layer ("ncio").
  *
  * A file is a flat array of bytes addressed by offset.  Backends:
- *   nc3io_posix.c  a file descriptor, pread/pwrite straight to and from the
- *                  caller's buffer (no file-wide cache);
+ *   nc3io_posix.c  a file descriptor, pread/pwrite, with a bounded read
+ *                  buffer and write-behind buffer (neither under NC_SHARE);
  *   nc3io_mem.c    a memory image: NC_DISKLESS (optionally NC_PERSIST to the
  *                  path at close), NC_INMEMORY (nc_open_mem, nc_open_memio,
  *                  nc_create_mem; the final image handed back by close).
@@ -13,7 +13,8 @@
  *   write_at  writes n bytes at off, growing the file (with zeros in any gap).
  *   get_size  current size in bytes.
  *   set_size  grows (zero bytes) or shrinks the file to size.
- *   sync      pushes buffered state to the backing store (no fsync).
+ *   sync      pushes buffered state to the backing store (no fsync) and
+ *             forgets cached reads, so others' writes become visible.
  *   close     releases everything and frees io; if delete_it, the file is
  *             removed (posix) or discarded; memio_out (may be NULL) receives
  *             an in-memory image, whose ownership passes to the caller unless
@@ -35,6 +36,15 @@ struct ncio {
     int (*set_size)(ncio *io, long long size);
     int (*sync)(ncio *io);
     int (*close)(ncio *io, int delete_it, NC_memio *memio_out);
+    /* Optional (NULL if absent).  peek makes [off, off+n) readable in the
+     * backend's own buffer (n <= peekmax) and points *pp at it; the pointer
+     * is valid until the next call on io.  reserve points *pp at space for
+     * the n bytes (n <= peekmax) that the caller will next write at off, or
+     * sets *pp = NULL if it cannot; the caller fills the space and then
+     * calls write_at(io, off, *pp, n), which commits it without a copy. */
+    int (*peek)(ncio *io, long long off, size_t n, const unsigned char **pp);
+    int (*reserve)(ncio *io, long long off, size_t n, unsigned char **pp);
+    size_t peekmax;
     size_t chunk;           /* preferred block size (>= 4096 for posix) */
     int writable;           /* opened or created for writing */
 };

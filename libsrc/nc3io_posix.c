@@ -1,8 +1,16 @@
 /* nc3io_posix.c: the POSIX file backend of ncio (see nc3io.h).
  *
- * Every access is one pread/pwrite loop straight between the file and the
- * caller's buffer; nothing is cached, so NC_SHARE readers see other
- * writers' data as soon as it is written.
+ * Reads and writes are pread/pwrite.  Two bounded buffers cut the cost of
+ * many small sequential calls and keep kernel copies page-congruent (the
+ * buffer address and the file offset agree mod the page size, which makes
+ * the kernel's copy markedly faster than into an arbitrary user address):
+ *   - a read buffer filled by peek, with read-ahead for sequential access;
+ *   - a write-behind buffer that coalesces writes contiguous in the file,
+ *     flushed before any non-contiguous write, any read that overlaps it,
+ *     get/set_size, sync and close.
+ * Under NC_SHARE nothing is kept between calls: writes go straight to the
+ * file and every read goes to the file, so other processes see data as
+ * soon as it is written and this one sees theirs.
  */
 #define _XOPEN_SOURCE 700
 #include <errno.h>
@@ -13,17 +21,36 @@
 #include <unistd.h>
 #include "nc3io.h"
 
+#define PX_PAGE 4096u
+#define PX_BUF (1u << 20)   /* read piece and write-behind size */
+
 typedef struct px_io {
     ncio base;              /* must be first */
     int fd;                 /* open descriptor */
+    int share;              /* NC_SHARE: keep nothing between calls */
     char *path;             /* for delete on close */
+    unsigned char *rbuf;    /* PX_BUF + PX_PAGE bytes, page aligned */
+    long long roff;         /* file offset (page aligned) of rbuf[0] */
+    size_t rlen;            /* valid bytes in rbuf, 0 if none */
+    long long rnext;        /* end of the last peek: sequential detection */
+    unsigned char *wbuf;    /* PX_BUF + PX_PAGE bytes, page aligned */
+    int wact;               /* write-behind region started at woff */
+    long long woff;         /* file offset of the region; bytes at wbuf + woff % PX_PAGE */
+    size_t wlen;            /* bytes held */
 } px_io;
 
-static int
-px_read_at(ncio *io, long long off, void *buf, size_t n)
+static unsigned char *
+wbase(const px_io *p)
 {
-    px_io *p = (px_io *)io;
-    char *b = buf;
+    return p->wbuf + (size_t)(p->woff % PX_PAGE);
+}
+
+/* pread loop; bytes at or beyond end of file read as zero.  *gotp (may be
+ * NULL) receives how many bytes came from the file. */
+static int
+px_pread(px_io *p, long long off, unsigned char *b, size_t n, size_t *gotp)
+{
+    size_t total = 0;
     while (n > 0) {
         ssize_t got = pread(p->fd, b, n, (off_t)off);
         if (got < 0) {
@@ -38,15 +65,16 @@ px_read_at(ncio *io, long long off, void *buf, size_t n)
         b += got;
         n -= (size_t)got;
         off += got;
+        total += (size_t)got;
     }
+    if (gotp != NULL)
+        *gotp = total;
     return NC_NOERR;
 }
 
 static int
-px_write_at(ncio *io, long long off, const void *buf, size_t n)
+px_pwrite(px_io *p, long long off, const unsigned char *b, size_t n)
 {
-    px_io *p = (px_io *)io;
-    const char *b = buf;
     while (n > 0) {
         ssize_t put = pwrite(p->fd, b, n, (off_t)off);
         if (put < 0) {
@@ -61,14 +89,157 @@ px_write_at(ncio *io, long long off, const void *buf, size_t n)
     return NC_NOERR;
 }
 
+/* Write out the write-behind region (it is dropped even on error, so a
+ * failing device cannot wedge close). */
+static int
+px_flush(px_io *p)
+{
+    int stat = NC_NOERR;
+    if (p->wact && p->wlen > 0)
+        stat = px_pwrite(p, p->woff, wbase(p), p->wlen);
+    p->wact = 0;
+    p->wlen = 0;
+    return stat;
+}
+
+static int
+w_overlaps(const px_io *p, long long off, size_t n)
+{
+    return p->wact && p->wlen > 0 && off < p->woff + (long long)p->wlen
+           && p->woff < off + (long long)n;
+}
+
+static void
+r_forget(px_io *p, long long off, size_t n)
+{
+    if (p->rlen > 0 && off < p->roff + (long long)p->rlen && p->roff < off + (long long)n)
+        p->rlen = 0;
+}
+
+static int
+alloc_buf(unsigned char **bp)
+{
+    void *b = NULL;
+    if (*bp != NULL)
+        return NC_NOERR;
+    if (posix_memalign(&b, PX_PAGE, PX_BUF + PX_PAGE) != 0)
+        return NC_ENOMEM;
+    *bp = b;
+    return NC_NOERR;
+}
+
+static int
+px_read_at(ncio *io, long long off, void *buf, size_t n)
+{
+    px_io *p = (px_io *)io;
+    int stat;
+    if (p->share)
+        p->rlen = 0;
+    if (w_overlaps(p, off, n) && (stat = px_flush(p)))
+        return stat;
+    if (p->rlen > 0 && off >= p->roff && off + (long long)n <= p->roff + (long long)p->rlen) {
+        memcpy(buf, p->rbuf + (off - p->roff), n);
+        return NC_NOERR;
+    }
+    return px_pread(p, off, buf, n, NULL);
+}
+
+static int
+px_peek(ncio *io, long long off, size_t n, const unsigned char **pp)
+{
+    px_io *p = (px_io *)io;
+    long long start, end = off + (long long)n;
+    size_t want, got;
+    int stat;
+    if (n > PX_BUF)
+        return NC_EINTERNAL;
+    if (p->share)
+        p->rlen = 0;
+    if (p->rlen > 0 && off >= p->roff && end <= p->roff + (long long)p->rlen) {
+        *pp = p->rbuf + (off - p->roff);
+        p->rnext = end;
+        return NC_NOERR;
+    }
+    start = off - off % PX_PAGE;
+    want = (size_t)(end - start + PX_PAGE - 1) / PX_PAGE * PX_PAGE;
+    if (!p->share && off == p->rnext && want < PX_BUF)
+        want = PX_BUF;      /* sequential: read ahead */
+    if ((stat = alloc_buf(&p->rbuf)))
+        return stat;
+    if (w_overlaps(p, start, want) && (stat = px_flush(p)))
+        return stat;
+    p->rlen = 0;
+    if ((stat = px_pread(p, start, p->rbuf, want, &got)))
+        return stat;
+    /* Zeros past the end of the file are not cached: it may grow. */
+    p->roff = start;
+    p->rlen = got;
+    p->rnext = end;
+    *pp = p->rbuf + (off - start);
+    return NC_NOERR;
+}
+
+static int
+px_reserve(ncio *io, long long off, size_t n, unsigned char **pp)
+{
+    px_io *p = (px_io *)io;
+    int stat;
+    *pp = NULL;
+    if (p->share || n > PX_BUF)
+        return NC_NOERR;
+    if (!(p->wact && off == p->woff + (long long)p->wlen && p->wlen + n <= PX_BUF)) {
+        if ((stat = px_flush(p)) || (stat = alloc_buf(&p->wbuf)))
+            return stat;
+        p->wact = 1;
+        p->woff = off;
+        p->wlen = 0;
+    }
+    *pp = wbase(p) + p->wlen;
+    return NC_NOERR;
+}
+
+static int
+px_write_at(ncio *io, long long off, const void *buf, size_t n)
+{
+    px_io *p = (px_io *)io;
+    int stat;
+    r_forget(p, off, n);
+    if (n == 0)
+        return NC_NOERR;
+    if (p->share)
+        return px_pwrite(p, off, buf, n);
+    if (p->wact && off == p->woff + (long long)p->wlen && p->wlen + n <= PX_BUF) {
+        /* Appends: in place if reserved, else copied. */
+        if ((const unsigned char *)buf != wbase(p) + p->wlen)
+            memcpy(wbase(p) + p->wlen, buf, n);
+        p->wlen += n;
+        return NC_NOERR;
+    }
+    if ((stat = px_flush(p)))
+        return stat;
+    if (n > PX_BUF / 2)
+        return px_pwrite(p, off, buf, n);
+    if ((stat = alloc_buf(&p->wbuf)))
+        return stat;
+    p->wact = 1;
+    p->woff = off;
+    memcpy(wbase(p), buf, n);
+    p->wlen = n;
+    return NC_NOERR;
+}
+
 static int
 px_get_size(ncio *io, long long *sizep)
 {
     px_io *p = (px_io *)io;
     struct stat sb;
+    long long size;
     if (fstat(p->fd, &sb) != 0)
         return errno ? errno : NC_EIO;
-    *sizep = (long long)sb.st_size;
+    size = (long long)sb.st_size;
+    if (p->wact && p->wlen > 0 && p->woff + (long long)p->wlen > size)
+        size = p->woff + (long long)p->wlen;
+    *sizep = size;
     return NC_NOERR;
 }
 
@@ -76,6 +247,10 @@ static int
 px_set_size(ncio *io, long long size)
 {
     px_io *p = (px_io *)io;
+    int stat;
+    if ((stat = px_flush(p)))
+        return stat;
+    p->rlen = 0;
     if (ftruncate(p->fd, (off_t)size) != 0)
         return errno ? errno : NC_EIO;
     return NC_NOERR;
@@ -84,8 +259,10 @@ px_set_size(ncio *io, long long size)
 static int
 px_sync(ncio *io)
 {
-    (void)io;   /* nothing buffered here */
-    return NC_NOERR;
+    px_io *p = (px_io *)io;
+    p->rlen = 0;
+    p->rnext = -1;
+    return px_flush(p);
 }
 
 static int
@@ -94,17 +271,21 @@ px_close(ncio *io, int delete_it, NC_memio *memio_out)
     px_io *p = (px_io *)io;
     int stat = NC_NOERR;
     (void)memio_out;
-    if (close(p->fd) != 0)
+    if (!delete_it)
+        stat = px_flush(p);
+    if (close(p->fd) != 0 && stat == NC_NOERR)
         stat = errno ? errno : NC_EIO;
     if (delete_it && p->path != NULL)
         (void)unlink(p->path);
+    free(p->rbuf);
+    free(p->wbuf);
     free(p->path);
     free(p);
     return stat;
 }
 
 static int
-px_new(const char *path, int fd, int writable, ncio **iop)
+px_new(const char *path, int fd, int writable, int share, ncio **iop)
 {
     px_io *p = calloc(1, sizeof *p);
     struct stat sb;
@@ -113,12 +294,17 @@ px_new(const char *path, int fd, int writable, ncio **iop)
         return NC_ENOMEM;
     }
     p->fd = fd;
+    p->share = share;
+    p->rnext = -1;
     p->base.read_at = px_read_at;
     p->base.write_at = px_write_at;
     p->base.get_size = px_get_size;
     p->base.set_size = px_set_size;
     p->base.sync = px_sync;
     p->base.close = px_close;
+    p->base.peek = px_peek;
+    p->base.reserve = px_reserve;
+    p->base.peekmax = PX_BUF;
     p->base.writable = writable;
     p->base.chunk = 4096;
     if (fstat(fd, &sb) == 0 && sb.st_blksize > 4096)
@@ -135,7 +321,7 @@ nc3io_posix_create(const char *path, int cmode, ncio **iop)
     fd = open(path, oflags, 0666);
     if (fd < 0)
         return errno == EEXIST ? NC_EEXIST : (errno ? errno : NC_EIO);
-    if ((stat = px_new(path, fd, 1, iop)))
+    if ((stat = px_new(path, fd, 1, (cmode & NC_SHARE) != 0, iop)))
         (void)close(fd);
     return stat;
 }
@@ -148,7 +334,7 @@ nc3io_posix_open(const char *path, int mode, ncio **iop)
     fd = open(path, writable ? O_RDWR : O_RDONLY);
     if (fd < 0)
         return errno ? errno : NC_EIO;
-    if ((stat = px_new(path, fd, writable, iop)))
+    if ((stat = px_new(path, fd, writable, (mode & NC_SHARE) != 0, iop)))
         (void)close(fd);
     return stat;
 }
