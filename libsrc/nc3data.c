@@ -24,7 +24,7 @@
 #include "ncx.h"
 
 #define MAX_RANGES 64           /* written ranges tracked before filling early */
-#define READ_PIECE (256u << 10) /* contiguous reads: convert while still in cache */
+#define READ_PIECE (256u << 10) /* contiguous reads without peek: convert while still in cache */
 
 /* ---- fill values ---------------------------------------------------------- */
 
@@ -133,8 +133,6 @@ note_written(NC3_info *info, NC3_var *var, unsigned long long lo, unsigned long 
             return NC_NOERR;
         }
     }
-    if (var->nwritten == MAX_RANGES)
-        return nc3_flush_fill(info, var);   /* too scattered: fill the rest now */
     if (var->nwritten == var->wcap) {
         size_t ncap = var->wcap ? 2 * var->wcap : 4;
         NC3_range *nr = realloc(var->written, ncap * sizeof *nr);
@@ -158,6 +156,10 @@ note_written(NC3_info *info, NC3_var *var, unsigned long long lo, unsigned long 
         }
     }
     var->nwritten = j;
+    /* Too scattered: fill the rest now.  The new range is already in the
+     * list, so the data just written is not overwritten by fill. */
+    if (var->nwritten > MAX_RANGES)
+        return nc3_flush_fill(info, var);
     return NC_NOERR;
 }
 

@@ -206,6 +206,36 @@ ncg_lang_ident(const char *name)
     return out;
 }
 
+int
+ncg_lang_idents(const ncg_model *m, char ***vids, char ***dids)
+{
+    *vids = NULL;
+    *dids = NULL;
+    if (m->nvars && !(*vids = calloc((size_t)m->nvars, sizeof **vids))) return NC_ENOMEM;
+    if (m->ndims && !(*dids = calloc((size_t)m->ndims, sizeof **dids))) return NC_ENOMEM;
+    for (int i = 0; i < m->nvars; i++)
+        if (!((*vids)[i] = ncg_lang_ident(m->vars[i].name))) return NC_ENOMEM;
+    for (int i = 0; i < m->ndims; i++)
+        if (!((*dids)[i] = ncg_lang_ident(m->dims[i].name))) return NC_ENOMEM;
+    return NC_NOERR;
+}
+
+void
+ncg_lang_free_idents(const ncg_model *m, char **vids, char **dids)
+{
+    for (int i = 0; vids && i < m->nvars; i++) free(vids[i]);
+    for (int i = 0; dids && i < m->ndims; i++) free(dids[i]);
+    free(vids);
+    free(dids);
+}
+
+void
+ncg_lang_abort(void *vctx, const ncg_model *m)
+{
+    (void)m;
+    ncg_lang_free(vctx);
+}
+
 /* ---- growable text buffer ----------------------------------------------------- */
 
 int
@@ -680,19 +710,11 @@ f77_finish(void *vctx, const ncg_model *m)
     memset(&x, 0, sizeof x);
     x.g = g;
     x.f = g->out;
-    if (m->nvars && !(x.ids = calloc((size_t)m->nvars, sizeof *x.ids))) goto done;
-    if (m->ndims && !(x.dids = calloc((size_t)m->ndims, sizeof *x.dids))) goto done;
-    for (int i = 0; i < m->nvars; i++)
-        if (!(x.ids[i] = ncg_lang_ident(m->vars[i].name))) goto done;
-    for (int i = 0; i < m->ndims; i++)
-        if (!(x.dids[i] = ncg_lang_ident(m->dims[i].name))) goto done;
+    if ((stat = ncg_lang_idents(m, &x.ids, &x.dids))) goto done;
     if ((stat = f77_program(&x))) goto done;
     stat = fflush(x.f) || ferror(x.f) ? NC_EIO : NC_NOERR;
 done:
-    for (int i = 0; x.ids && i < m->nvars; i++) free(x.ids[i]);
-    for (int i = 0; x.dids && i < m->ndims; i++) free(x.dids[i]);
-    free(x.ids);
-    free(x.dids);
+    ncg_lang_free_idents(m, x.ids, x.dids);
     free(x.chunk.p);
     free(x.procs.p);
     free(x.calls.p);
@@ -701,16 +723,9 @@ done:
     return stat;
 }
 
-static void
-f77_abort(void *vctx, const ncg_model *m)
-{
-    (void)m;
-    ncg_lang_free(vctx);
-}
-
 const ncg_sink ncg_f77_sink = {
     .define = f77_define,
     .put = f77_put,
     .finish = f77_finish,
-    .abort = f77_abort,
+    .abort = ncg_lang_abort,
 };

@@ -317,34 +317,19 @@ j_finish(void *vctx, const ncg_model *m)
     int stat = NC_ENOMEM;
     memset(&x, 0, sizeof x);
     x.g = g;
-    if (m->nvars && !(x.ids = calloc((size_t)m->nvars, sizeof *x.ids))) goto done;
-    if (m->ndims && !(x.dids = calloc((size_t)m->ndims, sizeof *x.dids))) goto done;
-    for (int i = 0; i < m->nvars; i++)
-        if (!(x.ids[i] = ncg_lang_ident(m->vars[i].name))) goto done;
-    for (int i = 0; i < m->ndims; i++)
-        if (!(x.dids[i] = ncg_lang_ident(m->dims[i].name))) goto done;
+    if ((stat = ncg_lang_idents(m, &x.ids, &x.dids))) goto done;
     if ((stat = jprogram(&x))) goto done;
     if (fwrite(x.b.p, 1, x.b.len, f) != x.b.len || fflush(f) || ferror(f)) stat = NC_EIO;
 done:
-    for (int i = 0; x.ids && i < m->nvars; i++) free(x.ids[i]);
-    for (int i = 0; x.dids && i < m->ndims; i++) free(x.dids[i]);
-    free(x.ids);
-    free(x.dids);
+    ncg_lang_free_idents(m, x.ids, x.dids);
     free(x.b.p);
     ncg_lang_free(g);
     return stat;
-}
-
-static void
-j_abort(void *vctx, const ncg_model *m)
-{
-    (void)m;
-    ncg_lang_free(vctx);
 }
 
 const ncg_sink ncg_java_sink = {
     .define = j_define,
     .put = j_put,
     .finish = j_finish,
-    .abort = j_abort,
+    .abort = ncg_lang_abort,
 };

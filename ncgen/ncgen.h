@@ -126,6 +126,12 @@ typedef int (*ncg_slab_fn)(void *ctx, int var, const size_t *start, const size_t
 int ncg_lang_slabs(const ncg_lang *g, int var, ncg_slab_fn fn, void *ctx);
 /* identifier made from a name (malloc'd, NULL when out of memory) */
 char *ncg_lang_ident(const char *name);
+/* identifiers of every variable and dimension of m; NC_ENOMEM on failure
+ * (what was made is still freed by ncg_lang_free_idents) */
+int ncg_lang_idents(const ncg_model *m, char ***vids, char ***dids);
+void ncg_lang_free_idents(const ncg_model *m, char **vids, char **dids);
+/* the abort method shared by the text generators */
+void ncg_lang_abort(void *vctx, const ncg_model *m);
 /* growable text; err is set on allocation failure and later calls do nothing */
 typedef struct ncg_sb { char *p; size_t len, cap; int err; } ncg_sb;
 int ncg_sb_add(ncg_sb *b, const char *s, size_t n);
