@@ -4,11 +4,13 @@
  * inner dimensions read whole with stride 1 are merged with their outer
  * neighbour while the bytes stay contiguous, so a slab of full rows is one
  * row.  Each row is a run of n elements at a fixed element stride.
- *   - contiguous rows are read straight into the caller's buffer (into its
- *     tail when the memory type is wider) and converted in place;
- *   - strided or small rows are gathered from a 1 MiB window of the file;
- *   - writes encode into a 1 MiB staging buffer and pwrite it; strided
- *     writes read-modify-write the covered span.
+ *   - contiguous rows are converted from the backend's page-congruent
+ *     read buffer (io->peek) into the caller's; backends without peek read
+ *     straight into the caller's buffer and convert in place;
+ *   - strided rows are gathered from a 1 MiB window of the file;
+ *   - contiguous writes encode into the backend's write-behind space
+ *     (io->reserve) or a 1 MiB staging buffer; strided writes
+ *     read-modify-write the covered span.
  *
  * Deferred fill: in fill mode a fixed-size variable is not filled at
  * enddef.  It is marked fillpending and the byte ranges written to it are
