@@ -140,6 +140,19 @@ jvalue(ncg_sb *b, nc_type t, const void *p)
     }
 }
 
+/* "ncfile.add...Attribute(" naming the target variable, then the attribute's name. */
+static void
+jatt_target(ncg_sb *b, const ncg_model *m, const ncg_att *a)
+{
+    if (a->var < 0) ncg_sb_puts(b, "    ncfile.addGlobalAttribute(");
+    else {
+        ncg_sb_puts(b, "    ncfile.addVariableAttribute(");
+        jquoted(b, m->vars[a->var].name);
+        ncg_sb_puts(b, ",");
+    }
+    jquoted(b, a->name);
+}
+
 static void
 jatt(jv *x, const ncg_att *a)
 {
@@ -147,13 +160,7 @@ jatt(jv *x, const ncg_att *a)
     const ncg_model *m = x->g->m;
     ncg_sb_printf(b, "    /* attribute: %s */\n", a->name);
     if (a->type == NC_CHAR) {
-        if (a->var < 0) ncg_sb_puts(b, "    ncfile.addGlobalAttribute(");
-        else {
-            ncg_sb_puts(b, "    ncfile.addVariableAttribute(");
-            jquoted(b, m->vars[a->var].name);
-            ncg_sb_puts(b, ",");
-        }
-        jquoted(b, a->name);
+        jatt_target(b, m, a);
         ncg_sb_puts(b, ",\"");
         /* the NUL that stands for "" is left to the Java library, as upstream */
         if (!(a->len == 1 && !*(const char *)a->data)) jtext(b, a->data, a->len);
@@ -169,13 +176,7 @@ jatt(jv *x, const ncg_att *a)
         jvalue(b, a->type, (const char *)a->data + i * es);
     }
     ncg_sb_puts(b, "});\n");
-    if (a->var < 0) ncg_sb_puts(b, "    ncfile.addGlobalAttribute(");
-    else {
-        ncg_sb_puts(b, "    ncfile.addVariableAttribute(");
-        jquoted(b, m->vars[a->var].name);
-        ncg_sb_puts(b, ",");
-    }
-    jquoted(b, a->name);
+    jatt_target(b, m, a);
     ncg_sb_puts(b, ",data);\n    }\n");
 }
 
