@@ -46,8 +46,9 @@ dry_run(ncg_model *m)
 }
 
 int
-ncg_lang_define(ncg_lang *g, ncg_model *m)
+ncg_lang_define(void *ctx, ncg_model *m)
 {
+    ncg_lang *g = ctx;
     int stat;
     if ((stat = dry_run(m))) return stat;
     for (int i = 0; i < m->nvars; i++)
@@ -77,9 +78,10 @@ rowlen(const ncg_model *m, const ncg_var *v)
 }
 
 int
-ncg_lang_put(ncg_lang *g, const ncg_model *m, int var, const size_t *start, const size_t *count,
+ncg_lang_put(void *ctx, const ncg_model *m, int var, const size_t *start, const size_t *count,
              const void *buf)
 {
+    ncg_lang *g = ctx;
     const ncg_var *v = &m->vars[var];
     size_t es = ncg_typesize(v->type), row = rowlen(m, v) * es, off, n;
     if (v->ndims == 0) { off = 0; n = es; }
@@ -690,18 +692,6 @@ f77_program(f77 *x)
 }
 
 static int
-f77_define(void *vctx, ncg_model *m)
-{
-    return ncg_lang_define(vctx, m);
-}
-
-static int
-f77_put(void *vctx, const ncg_model *m, int var, const size_t *start, const size_t *count, const void *buf)
-{
-    return ncg_lang_put(vctx, m, var, start, count, buf);
-}
-
-static int
 f77_finish(void *vctx, const ncg_model *m)
 {
     ncg_lang *g = vctx;
@@ -724,8 +714,8 @@ done:
 }
 
 const ncg_sink ncg_f77_sink = {
-    .define = f77_define,
-    .put = f77_put,
+    .define = ncg_lang_define,
+    .put = ncg_lang_put,
     .finish = f77_finish,
     .abort = ncg_lang_abort,
 };

@@ -298,18 +298,6 @@ jprogram(jv *x)
 }
 
 static int
-j_define(void *vctx, ncg_model *m)
-{
-    return ncg_lang_define(vctx, m);
-}
-
-static int
-j_put(void *vctx, const ncg_model *m, int var, const size_t *start, const size_t *count, const void *buf)
-{
-    return ncg_lang_put(vctx, m, var, start, count, buf);
-}
-
-static int
 j_finish(void *vctx, const ncg_model *m)
 {
     ncg_lang *g = vctx;
@@ -329,8 +317,8 @@ done:
 }
 
 const ncg_sink ncg_java_sink = {
-    .define = j_define,
-    .put = j_put,
+    .define = ncg_lang_define,
+    .put = ncg_lang_put,
     .finish = j_finish,
     .abort = ncg_lang_abort,
 };

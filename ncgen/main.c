@@ -1,6 +1,7 @@
 /* ncgen command line: options as upstream ncgen, input read into memory,
  * then ncg_run() with the binary sink (-b, -k, -o, default output name
- * <dataset>.nc), the C sink (-l c) or no sink (syntax check only). */
+ * <dataset>.nc), a program generator (-l c, -l f77, -l java) or no sink
+ * (syntax check only). */
 #include "ncgen.h"
 
 #include <stdio.h>
@@ -57,6 +58,8 @@ typedef struct outctx {
     ncg_c c;
     ncg_lang lg;                /* -l f77 / -l java */
     char *path;
+    const ncg_sink *inner;      /* the generator: ncg_bin_sink, ncg_c_sink, ... */
+    void *innerctx;             /* its state: &bin, &c or &lg */
 } outctx;
 
 /* the output name is only known once the dataset name has been parsed */
@@ -79,35 +82,18 @@ set_outname(void *vctx, const char *dsname)
 }
 
 
-static int wrap_outname(void *v, const char *n) { return set_outname(v, n); }
-
-static int b_define(void *v, ncg_model *m) { return ncg_bin_sink.define(&((outctx *)v)->bin, m); }
-static int b_put(void *v, const ncg_model *m, int var, const size_t *s, const size_t *c, const void *b)
-{ return ncg_bin_sink.put(&((outctx *)v)->bin, m, var, s, c, b); }
-static int b_finish(void *v, const ncg_model *m) { return ncg_bin_sink.finish(&((outctx *)v)->bin, m); }
-static void b_abort(void *v, const ncg_model *m) { ncg_bin_sink.abort(&((outctx *)v)->bin, m); }
-static const ncg_sink bsink = {.define = b_define, .put = b_put, .finish = b_finish, .abort = b_abort};
-
-static int c_define(void *v, ncg_model *m) { return ncg_c_sink.define(&((outctx *)v)->c, m); }
-static int c_put(void *v, const ncg_model *m, int var, const size_t *s, const size_t *c, const void *b)
-{ return ncg_c_sink.put(&((outctx *)v)->c, m, var, s, c, b); }
-static int c_finish(void *v, const ncg_model *m) { return ncg_c_sink.finish(&((outctx *)v)->c, m); }
-static void c_abort(void *v, const ncg_model *m) { ncg_c_sink.abort(&((outctx *)v)->c, m); }
-static const ncg_sink csink = {.define = c_define, .put = c_put, .finish = c_finish, .abort = c_abort};
-
-static int f_define(void *v, ncg_model *m) { return ncg_f77_sink.define(&((outctx *)v)->lg, m); }
-static int f_put(void *v, const ncg_model *m, int var, const size_t *s, const size_t *c, const void *b)
-{ return ncg_f77_sink.put(&((outctx *)v)->lg, m, var, s, c, b); }
-static int f_finish(void *v, const ncg_model *m) { return ncg_f77_sink.finish(&((outctx *)v)->lg, m); }
-static void f_abort(void *v, const ncg_model *m) { ncg_f77_sink.abort(&((outctx *)v)->lg, m); }
-static const ncg_sink fsink = {.define = f_define, .put = f_put, .finish = f_finish, .abort = f_abort};
-
-static int j_define(void *v, ncg_model *m) { return ncg_java_sink.define(&((outctx *)v)->lg, m); }
-static int j_put(void *v, const ncg_model *m, int var, const size_t *s, const size_t *c, const void *b)
-{ return ncg_java_sink.put(&((outctx *)v)->lg, m, var, s, c, b); }
-static int j_finish(void *v, const ncg_model *m) { return ncg_java_sink.finish(&((outctx *)v)->lg, m); }
-static void j_abort(void *v, const ncg_model *m) { ncg_java_sink.abort(&((outctx *)v)->lg, m); }
-static const ncg_sink jsink = {.define = j_define, .put = j_put, .finish = j_finish, .abort = j_abort};
+/* The output sink forwards to the generator chosen by -l, whose state lives
+ * inside outctx (so set_outname can give it the output path). */
+static int fw_define(void *v, ncg_model *m)
+{ outctx *o = v; return o->inner->define(o->innerctx, m); }
+static int fw_put(void *v, const ncg_model *m, int var, const size_t *s, const size_t *c, const void *b)
+{ outctx *o = v; return o->inner->put(o->innerctx, m, var, s, c, b); }
+static int fw_finish(void *v, const ncg_model *m)
+{ outctx *o = v; return o->inner->finish(o->innerctx, m); }
+static void fw_abort(void *v, const ncg_model *m)
+{ outctx *o = v; o->inner->abort(o->innerctx, m); }
+static const ncg_sink forward_sink = {.define = fw_define, .put = fw_put, .finish = fw_finish,
+                                      .abort = fw_abort};
 
 int
 main(int argc, char **argv)
@@ -184,14 +170,18 @@ main(int argc, char **argv)
     if (in != stdin) fclose(in);
     if (!text) { fprintf(stderr, "%s: cannot read input\n", progname); return 1; }
     if (lang == 'b') {
-        ret = ncg_run(text, len, &opt, &bsink, &o, wrap_outname);
+        o.inner = &ncg_bin_sink;
+        o.innerctx = &o.bin;
+        ret = ncg_run(text, len, &opt, &forward_sink, &o, set_outname);
     } else if (lang == 'c' || lang == 'F' || lang == 'j') {
         /* the program reaches stdout only when the whole input was good */
         if (!(ctmp = tmpfile())) { perror("tmpfile"); goto done; }
         o.c.out = o.lg.out = ctmp;
         o.c.mainname = o.lg.mainname = mainname;
         o.lg.header_only = opt.header_only;
-        ret = ncg_run(text, len, &opt, lang == 'c' ? &csink : lang == 'F' ? &fsink : &jsink, &o, wrap_outname);
+        o.inner = lang == 'c' ? &ncg_c_sink : lang == 'F' ? &ncg_f77_sink : &ncg_java_sink;
+        o.innerctx = lang == 'c' ? (void *)&o.c : (void *)&o.lg;
+        ret = ncg_run(text, len, &opt, &forward_sink, &o, set_outname);
         if (!ret) {
             char buf[65536];
             size_t n;

@@ -114,8 +114,9 @@ typedef struct ncg_lang {
 } ncg_lang;
 extern const ncg_sink ncg_f77_sink;
 extern const ncg_sink ncg_java_sink;
-int ncg_lang_define(ncg_lang *g, ncg_model *m);
-int ncg_lang_put(ncg_lang *g, const ncg_model *m, int var, const size_t *start,
+/* sink methods shared by the f77 and java generators (ctx is an ncg_lang) */
+int ncg_lang_define(void *ctx, ncg_model *m);
+int ncg_lang_put(void *ctx, const ncg_model *m, int var, const size_t *start,
                  const size_t *count, const void *buf);
 void ncg_lang_free(ncg_lang *g);
 size_t ncg_lang_nrecs(const ncg_lang *g);
