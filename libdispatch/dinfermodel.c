@@ -153,7 +153,6 @@ NC_infer_url(const char *path, int *isurl, NCmodel *model, char **pathp)
         m.impl = NC_FORMATX_DAP2;
     } else if (frag_has_mode(frag, "bytes")) {
         m.impl = NC_FORMATX_NC3;  /* byte ranges: the bytes decide later */
-        m.mode = -1;              /* marks "remote bytes" for the caller */
     } else if (strcmp(scheme, "file") == 0) {
         /* file:///path without a storage mode is just a local path */
         const char *p = path + slen + 3;

@@ -41,18 +41,16 @@ prepare(NC *nc, int ncid, int varid, nc_type memtype, const size_t *edges,
         return stat;
     if ((stat = mem_size(ncid, memtype == NC_NAT ? xtype : memtype, elsizep)))
         return stat;
-    *trivial = 1;
-    for (int i = 0; i < ndims; i++) {
-        if (stride[i] < 1)
-            return NC_ESTRIDE;
-        if (stride[i] != 1)
-            *trivial = 0;
-        if (edges[i] == 0)
-            *trivial = 1;
+    {
+        int unit = 1, empty = 0;
+        for (int i = 0; i < ndims; i++) {
+            if (stride[i] < 1)
+                return NC_ESTRIDE;
+            unit &= stride[i] == 1;
+            empty |= edges[i] == 0;
+        }
+        *trivial = unit || empty;
     }
-    for (int i = 0; i < ndims && !*trivial; i++)
-        if (edges[i] == 0)
-            *trivial = 1;
     *ndimsp = ndims;
     return NC_NOERR;
 }
