@@ -264,38 +264,6 @@ remaining(const hreader *r)
     return (size_t)(r->fsize - r->pos);
 }
 
-/* Valid UTF-8 without NUL, overlongs or surrogates. */
-int
-nc3_valid_utf8(const char *s0, size_t n)
-{
-    const unsigned char *s = (const unsigned char *)s0;
-    size_t i = 0;
-    while (i < n) {
-        unsigned c = s[i];
-        size_t k;
-        unsigned cp;
-        if (c == 0)
-            return 0;
-        if (c < 0x80) { i++; continue; }
-        if (c >= 0xC2 && c <= 0xDF) { k = 1; cp = c & 0x1F; }
-        else if (c >= 0xE0 && c <= 0xEF) { k = 2; cp = c & 0x0F; }
-        else if (c >= 0xF0 && c <= 0xF4) { k = 3; cp = c & 0x07; }
-        else return 0;
-        if (n - i <= k)             /* truncated sequence */
-            return 0;
-        for (size_t j = 1; j <= k; j++) {
-            if ((s[i + j] & 0xC0) != 0x80)
-                return 0;
-            cp = (cp << 6) | (s[i + j] & 0x3F);
-        }
-        if ((k == 2 && cp < 0x800) || (k == 3 && (cp < 0x10000 || cp > 0x10FFFF))
-            || (cp >= 0xD800 && cp <= 0xDFFF))
-            return 0;
-        i += k + 1;
-    }
-    return 1;
-}
-
 static int
 get_name(hreader *r, char **namep, size_t *lenp)
 {
@@ -308,14 +276,16 @@ get_name(hreader *r, char **namep, size_t *lenp)
         return NC_ENOTNC;
     if ((stat = need(r, rnd4((size_t)n))))
         return stat;
-    /* A name renamed shorter in data mode keeps its length, NUL padded. */
+    /* Any bytes are accepted (name rules apply to names being created:
+     * legacy files hold Latin-1 names).  A name renamed shorter in data
+     * mode keeps its length, NUL padded; a NUL inside is not a C string. */
     {
         const char *p = (const char *)r->buf + r->pos;
         size_t clen = strnlen(p, (size_t)n), k;
         for (k = clen; k < n; k++)
             if (p[k] != 0)
                 return NC_ENOTNC;
-        if (clen == 0 || !nc3_valid_utf8(p, clen))
+        if (clen == 0)
             return NC_ENOTNC;
     }
     if ((s = calloc(1, (size_t)n + 1)) == NULL)
@@ -360,6 +330,8 @@ get_list(hreader *r, unsigned long long tag, size_t minelem, unsigned long long 
     return NC_NOERR;
 }
 
+/* Duplicate attribute names are kept (upstream reads them): look-ups find
+ * the first, as upstream's linear search does. */
 static int
 get_atts(hreader *r, NC3_attarray *a)
 {
@@ -396,10 +368,6 @@ get_atts(hreader *r, NC3_attarray *a)
             memcpy(att->xvalue, r->buf + r->pos, att->xsz);
             r->pos += att->xsz;
         }
-        /* Duplicate names would make lookups ambiguous. */
-        for (size_t j = 0; j + 1 < a->n; j++)
-            if (strcmp(a->v[j]->name, att->name) == 0)
-                return NC_ENOTNC;
     }
     return NC_NOERR;
 }
@@ -666,19 +634,16 @@ nc3_header_read(NC3_info *info)
                 goto done;
             }
         }
-        if ((stat = nc3_dim_index_rebuild(info))) {
-            stat = stat == NC_ENAMEINUSE ? NC_ENOTNC : stat;
+        /* Duplicate names are kept: look-ups find the last (as upstream). */
+        if ((stat = nc3_dim_index_rebuild(info)))
             goto done;
-        }
     }
     if ((stat = get_atts(&r, &info->gatts)))
         goto done;
     if ((stat = get_vars(&r, info)))
         goto done;
-    if ((stat = nc3_var_index_rebuild(info))) {
-        stat = stat == NC_ENAMEINUSE ? NC_ENOTNC : stat;
+    if ((stat = nc3_var_index_rebuild(info)))
         goto done;
-    }
     info->xsz = nc3_header_len(info);
     if ((stat = compute_layout(info)))
         goto done;

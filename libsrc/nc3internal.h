@@ -44,7 +44,7 @@
 #define NC3_SHARE   0x40   /* NC_SHARE: numrecs not cached */
 
 typedef struct NC3_dim {
-    char *name;             /* NFC UTF-8, NUL-terminated */
+    char *name;             /* NUL-terminated; NFC UTF-8 if defined here, any bytes if read */
     size_t namelen;         /* strlen(name) */
     unsigned long long size;/* 0 for the unlimited dimension */
 } NC3_dim;
@@ -129,7 +129,6 @@ int nc3_header_write(NC3_info *info);
 int nc3_header_read(NC3_info *info);
 int nc3_var_shape(NC3_info *info, NC3_var *var);
 int nc3_check_vlens(const NC3_info *info);
-int nc3_valid_utf8(const char *s, size_t n);
 
 /* nc3meta.c */
 NC3_info *nc3_info_new(void);

@@ -198,7 +198,9 @@ name_hash(const char *s)
     return h;
 }
 
-/* Rebuild idx over n names; NC_ENAMEINUSE on a duplicate. */
+/* Rebuild idx over n names.  Files may hold duplicate names (upstream
+ * reads them): the later entry wins, so look-ups return the last, as
+ * upstream's hash map does.  New names are checked before they are added. */
 static int
 index_rebuild(NC3_index *idx, size_t n, const char *(*name_at)(const void *, size_t), const void *ctx)
 {
@@ -212,10 +214,8 @@ index_rebuild(NC3_index *idx, size_t n, const char *(*name_at)(const void *, siz
         const char *nm = name_at(ctx, i);
         size_t h = name_hash(nm) & (cap - 1);
         while (slot[h]) {
-            if (strcmp(name_at(ctx, slot[h] - 1), nm) == 0) {
-                free(slot);
-                return NC_ENAMEINUSE;
-            }
+            if (strcmp(name_at(ctx, slot[h] - 1), nm) == 0)
+                break;
             h = (h + 1) & (cap - 1);
         }
         slot[h] = (uint32_t)(i + 1);
