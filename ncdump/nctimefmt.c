@@ -234,15 +234,9 @@ nct_valid_units(const char *units)
     n2 = sscanf(units, "%s since %s %s", w, b1, b2);
     if (!(n1 > 1 || n2 > 1))
         return 0;
-    if (!strncmp(w, "sec", 3) || !strcmp(w, "s")) return 1;
-    if (!strncmp(w, "min", 3) || !strcmp(w, "mn")) return 1;
-    if (!strncmp(w, "hour", 4) || !strcmp(w, "hr")) return 1;
-    if (!strncmp(w, "day", 3) || !strcmp(w, "dy")) return 1;
-    if (!strncmp(w, "week", 4) || !strcmp(w, "wk")) return 1;
-    if (!strncmp(w, "month", 5) || !strcmp(w, "mo")) return 1;
-    if (!strncmp(w, "season", 6)) return 1;
-    if (!strncmp(w, "year", 4) || !strcmp(w, "yr")) return 1;
-    return 0;
+    /* The unit word is matched without regard to case ("DaYs", "HOURS"),
+     * as the reference ncdump (4.9.0) does. */
+    return unit_of(w) != U_BAD;
 }
 
 int
@@ -258,8 +252,10 @@ nct_calendar(const char *calstr, size_t len)
 
     if (!calstr || len == 0)
         return CAL_MIXED;
+    /* As the reference ncdump: the attribute may be any prefix of a name,
+     * in any case; the first match in table order wins ("3" is 365_day). */
     for (i = 0; i < sizeof map / sizeof map[0]; i++)
-        if (strncmp(calstr, map[i].name, len) == 0)
+        if (strncasecmp(calstr, map[i].name, len) == 0)
             return map[i].cal;
     return CAL_MIXED;
 }
