@@ -42,7 +42,8 @@ typedef struct ctx {
     int line;
     int tok;                    /* current token */
     int punct;                  /* character for T_PUNCT */
-    nc_type toktype;            /* for T_TYPE */
+    nc_type toktype;            /* for T_TYPE; for T_IDENT the type it names when kwname */
+    int kwname;                 /* T_IDENT that is a type keyword only in other formats */
     cval num;                   /* for T_NUM */
     char *sbuf; size_t slen, scap;   /* name or string text (NUL-terminated) */
     const char *tokstart;       /* raw text of the token, for messages */
@@ -61,6 +62,12 @@ typedef struct ctx {
     jmp_buf jb;
 } ctx;
 
+/* longest message text printed; longer ones end in "..." */
+#define MSG_MAX 1000
+/* longest part of a bad token echoed in a message (TOKARGS gives %.*s%s) */
+#define TOK_MAX 64
+#define TOKARGS(s, n) (int)((size_t)(n) > TOK_MAX ? TOK_MAX : (size_t)(n)), (s), ((size_t)(n) > TOK_MAX ? "..." : "")
+
 static void die(ctx *c, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((noreturn, format(printf, 2, 3)))
@@ -71,12 +78,14 @@ static void
 die(ctx *c, const char *fmt, ...)
 {
     if (!c->opt->quiet) {
+        /* bounded: a message may echo a name or token of megabytes */
+        char msg[MSG_MAX + 1];
         va_list ap;
-        fprintf(stderr, "ncgen: %s line %d: ", c->opt->cdlname ? c->opt->cdlname : "-", c->line);
         va_start(ap, fmt);
-        vfprintf(stderr, fmt, ap);
+        int n = vsnprintf(msg, sizeof msg, fmt, ap);
         va_end(ap);
-        fputc('\n', stderr);
+        fprintf(stderr, "ncgen: %s line %d: %s%s\n", c->opt->cdlname ? c->opt->cdlname : "-", c->line,
+                msg, n > MSG_MAX ? "..." : "");
     }
     longjmp(c->jb, 1);
 }
@@ -295,7 +304,7 @@ lex_number(ctx *c)
         }
         numend = p;
         memset(&c->num, 0, sizeof c->num);
-        if (over) { c->tokstart = s; c->p = p; die(c, "integer constant out of range: %.*s", (int)(p - s), s); }
+        if (over) { c->tokstart = s; c->p = p; die(c, "integer constant out of range: %.*s%s", TOKARGS(s, p - s)); }
         if (neg) u = (uint64_t)0 - u;
         mant = u;
         goto intsuffix;
@@ -315,7 +324,7 @@ lex_number(ctx *c)
     }
     if (ndig == 0) {
         c->p = p;
-        die(c, "bad long or double constant: %.*s", (int)(p - s), s);
+        die(c, "bad long or double constant: %.*s%s", TOKARGS(s, p - s));
     }
     if (p < c->end && (*p == 'e' || *p == 'E')) {
         const char *q = p + 1;
@@ -385,7 +394,7 @@ lex_number(ctx *c)
                 u = u * 10 + dgt;
             }
         }
-        if (over) { c->p = numend; die(c, "integer constant out of range: %.*s", (int)(numend - s), s); }
+        if (over) { c->p = numend; die(c, "integer constant out of range: %.*s%s", TOKARGS(s, numend - s)); }
         mant = neg ? (uint64_t)0 - u : u;
         if (neg && u > (1ULL << 63)) {
             /* wrapped negative: upstream types it unsigned 64-bit */
@@ -411,7 +420,7 @@ intsuffix:
         }
         p = q;
         c->p = p;
-        if (uns && neg) die(c, "Unsigned integer cannot be signed: %.*s", (int)(numend - s), s);
+        if (uns && neg) die(c, "Unsigned integer cannot be signed: %.*s%s", TOKARGS(s, numend - s));
         cval *v = &c->num;
         if (uns) {
             switch (kind) {
@@ -491,10 +500,20 @@ lex_ident(ctx *c)
             c->tok = T_NETCDF; return;
         }
         if ((wl == 9 && !memcmp(w, "unlimited", 9)) || (wl == 9 && !memcmp(w, "UNLIMITED", 9))) { c->tok = T_UNLIMITED; return; }
+        /* As upstream's lexer: the CDF-5 type names are keywords only under -k cdf5
+         * or netCDF-4, "string" only under netCDF-4; elsewhere they are names,
+         * which still name their type where a type is expected. */
+        int k = c->opt->kflag;
+        int ext = k == NC_FORMAT_64BIT_DATA || k == NC_FORMAT_NETCDF4;
         for (i = 0; typenames[i].name; i++)
             if (strlen(typenames[i].name) == wl && !memcmp(typenames[i].name, w, wl)) {
-                c->tok = T_TYPE; c->toktype = typenames[i].t; return;
+                c->toktype = typenames[i].t;
+                if (c->toktype > NC_DOUBLE && !ext) { c->tok = T_IDENT; c->kwname = 1; return; }
+                c->tok = T_TYPE; return;
             }
+        if (wl == 6 && !memcmp(w, "string", 6) && k != NC_FORMAT_NETCDF4) {
+            c->toktype = NC_STRING; c->tok = T_IDENT; c->kwname = 1; return;
+        }
         if ((wl == 6 && !memcmp(w, "string", 6)) || (wl == 8 && !memcmp(w, "compound", 8)) ||
             (wl == 6 && !memcmp(w, "struct", 6)) || (wl == 9 && !memcmp(w, "structure", 9)) ||
             (wl == 4 && !memcmp(w, "enum", 4)) || (wl == 6 && !memcmp(w, "opaque", 6))) {
@@ -509,6 +528,7 @@ next(ctx *c)
 {
     skipspace(c);
     c->tokstart = c->p;
+    c->kwname = 0;
     if (c->p >= c->end) { c->tok = T_EOF; return; }
     const char *p = c->p;
     int ch = (unsigned char)*p;
@@ -736,9 +756,16 @@ parse_dims(ctx *c)
             } else if (c->tok == T_NUM && c->num.t != NC_FLOAT && c->num.t != NC_DOUBLE) {
                 int neg = (c->num.t == NC_BYTE || c->num.t == NC_SHORT || c->num.t == NC_INT || c->num.t == NC_INT64) && c->num.i < 0;
                 uint64_t v = c->num.u ? c->num.u : (uint64_t)c->num.i;
-                if (neg || v == 0) die(c, "dimension length must be positive: %s", dp->name);
+                if (neg && v != 0) die(c, "dimension length must be positive: %s", dp->name);
                 if (v > (uint64_t)SIZE_MAX) die(c, "dimension length too large: %s", dp->name);
                 dp->len = (size_t)v;
+                if (v == 0) {
+                    /* length 0 is NC_UNLIMITED to nc_def_dim: upstream declares the
+                     * unlimited dimension this way */
+                    if (c->m.unlimdim >= 0) dielib(c, NC_EUNLIMIT);
+                    dp->unlimited = 1;
+                    c->m.unlimdim = c->m.ndims - 1;
+                }
             } else if (c->tok == T_NUM) {
                 double v = c->num.t == NC_FLOAT ? c->num.f : c->num.d;
                 if (!(v >= 1 && v < 1.8446744073709552e19)) die(c, "dimension length must be positive: %s", dp->name);
@@ -866,7 +893,8 @@ parse_attr(ctx *c, int var, nc_type type, char *name)
         type = v->type;   /* the fill value always takes the variable's type */
         if (type == NC_CHAR) {
             size_t cl = tlen + n;
-            if (cl != 1) { c->line = line; dielib(c, NC_EBADTYPE); }
+            /* "" is accepted: stored as one NUL like any empty text attribute */
+            if (cl > 1) { c->line = line; dielib(c, NC_EBADTYPE); }
         } else if (n + (nstr ? 1 : 0) != 1) {
                         if (!c->opt->quiet) fprintf(stderr, "_FillValue: must be a single (possibly compound) value\n");
             longjmp(c->jb, 1);
@@ -902,26 +930,42 @@ parse_attr(ctx *c, int var, nc_type type, char *name)
     }
 }
 
+/* whether the next non-blank character after the current token is ':' */
+static int
+colon_follows(ctx *c)
+{
+    const char *save = c->p;
+    int saveline = c->line;
+    skipspace(c);
+    int yes = c->p < c->end && *c->p == ':';
+    c->p = save;
+    c->line = saveline;
+    return yes;
+}
+
+/* The "variables:" section, or (globals_only) the global attributes that
+ * upstream also accepts before "dimensions:" and between the dimensions and
+ * "variables:"; those stop at the first statement that is not one. */
 static void
-parse_variables(ctx *c)
+parse_variables(ctx *c, int globals_only)
 {
     char b[8];
     for (;;) {
         nc_type type = NC_NAT;
+        if (globals_only && !ispunct_(c, ':') && !(c->tok == T_TYPE && colon_follows(c))) return;
         if (c->tok == T_NC4TYPE) die(c, "netCDF-4 type %.*s is not supported in the classic model",
                                      (int)(c->p - c->tokstart), c->tokstart);
+        if (c->tok == T_IDENT && c->kwname && !colon_follows(c)) {
+            /* a name like "int64" that is not a keyword here, used as a type */
+            if (c->toktype == NC_STRING) die(c, "netCDF-4 type string is not supported in the classic model");
+            c->tok = T_TYPE;
+        }
         if (c->tok == T_TYPE) {
             type = c->toktype;
             next(c);
             if (c->tok == T_IDENT || ispunct_(c, ':')) {
                 /* either a variable list or a typed attribute: look for ':' after the name */
-                if (c->tok == T_IDENT) {
-                    const char *save = c->p; int saveline = c->line;
-                    skipspace(c);
-                    int isatt = (c->p < c->end && *c->p == ':');
-                    c->p = save; c->line = saveline;
-                    if (!isatt) goto vardecl;
-                }
+                if (c->tok == T_IDENT && !colon_follows(c)) goto vardecl;
                 goto attdecl;
             }
             syntax(c, "IDENT");
@@ -1182,13 +1226,14 @@ cput(ctx *c, const char *s, size_t n, int ch)
     c->clen += n;
 }
 
-/* Char data follow upstream's rules: in rank >= 2 every string (and every
- * character constant) is padded with the fill character to a multiple of the
- * last dimension; '_' adds that length minus one; in rank <= 1 everything is
- * concatenated and '_' adds nothing. The result is then cut or padded to the
- * variable (fixed) or to whole records (record variables). Upstream
- * overflows its buffer when the padded text is longer than the variable; we
- * cut it instead. */
+/* Char data follow upstream's rules: in rank >= 2 every string, and every
+ * run of adjacent character constants ('a','b' is "ab"), is padded with the
+ * fill character to a multiple of the last dimension; '_' adds that length
+ * minus one; in rank <= 1 everything is concatenated and '_' adds nothing.
+ * The result is then cut or padded to the variable (fixed) or to whole
+ * records (record variables). Upstream overflows its buffer when the padded
+ * text is longer than the variable, and drops the constant that follows a
+ * run of character constants; we cut the text and keep the constant. */
 static void
 data_char(ctx *c, int vi)
 {
@@ -1200,19 +1245,27 @@ data_char(ctx *c, int vi)
     char fillc = v->cfill;
     size_t limit = rec ? SIZE_MAX : total;
 
+    size_t run = 0;             /* length of the current run of character constants */
     c->clen = 0;
     for (;;) {
         size_t before = c->clen;
+        int charconst = c->tok == T_NUM && (c->num.t == NC_BYTE || c->num.t == NC_UBYTE);
+        if (run && !charconst && unit) {
+            /* end of a run: pad it like a string of its length */
+            size_t pad = run % unit ? unit - run % unit : 0;
+            if (c->clen < limit) cput(c, NULL, pad < limit - c->clen ? pad : limit - c->clen, fillc);
+        }
+        if (!charconst) run = 0;
         if (c->tok == T_STRING) {
             if (c->clen < limit) cput(c, c->sbuf, c->slen < limit - c->clen ? c->slen : limit - c->clen, 0);
             if (unit) {
                 size_t len = c->slen, pad = (len == 0 || len % unit) ? unit - len % unit : 0;
                 if (c->clen < limit) cput(c, NULL, pad < limit - c->clen ? pad : limit - c->clen, fillc);
             }
-        } else if (c->tok == T_NUM && (c->num.t == NC_BYTE || c->num.t == NC_UBYTE)) {
+        } else if (charconst) {
             char ch; convert(&c->num, NC_CHAR, &ch);
             if (c->clen < limit) cput(c, &ch, 1, 0);
-            if (unit > 1 && c->clen < limit) cput(c, NULL, unit - 1 < limit - c->clen ? unit - 1 : limit - c->clen, fillc);
+            run++;
         } else if (c->tok == T_FILL) {
             if (unit > 1 && c->clen < limit) cput(c, NULL, unit - 1 < limit - c->clen ? unit - 1 : limit - c->clen, fillc);
         } else if (c->tok == T_NUM) {
@@ -1226,6 +1279,10 @@ data_char(ctx *c, int vi)
         if (ispunct_(c, ',')) { next(c); continue; }
         if (!ispunct_(c, ';')) syntax(c, "';'");
         break;
+    }
+    if (run && unit) {
+        size_t pad = run % unit ? unit - run % unit : 0;
+        if (c->clen < limit) cput(c, NULL, pad < limit - c->clen ? pad : limit - c->clen, fillc);
     }
     size_t nrows;
     if (rec) {
@@ -1338,8 +1395,10 @@ ncg_run(const char *text, size_t len, const ncg_options *opt, const ncg_sink *si
     next(c);
     expect(c, '{');
     if (c->tok == T_TYPES) die(c, "netCDF-4 types are not supported in the classic model");
+    parse_variables(c, 1);
     if (c->tok == T_DIMENSIONS) { next(c); parse_dims(c); }
-    if (c->tok == T_VARIABLES) { next(c); parse_variables(c); }
+    parse_variables(c, 1);
+    if (c->tok == T_VARIABLES) { next(c); parse_variables(c, 0); }
     if (c->tok == T_GROUP) die(c, "netCDF-4 groups are not supported in the classic model");
     if (c->tok != T_DATA && !ispunct_(c, '}')) syntax(c, "DATA or '}'");
     do_define(c);

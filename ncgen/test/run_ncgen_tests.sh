@@ -70,5 +70,14 @@ for cdl in "$SRC"/bad/*; do
     elif ! grep -q 'ncgen\|syntax\|must\|Input' "$d/stderr"; then bad "bad/$name: no error message"
     else ok; fi
 done
+# a bad token of 10 MB: the message must stay short (upstream overflows a buffer)
+d="$W/hugetoken"; mkdir -p "$d"
+{ printf 'netcdf h {\nvariables:\n int v ;\ndata:\n v = '; head -c 10000000 /dev/zero | tr '\0' '9'; printf ' ;\n}\n'; } > "$d/h.cdl"
+(cd "$d" && "$NCGEN" -b -o "$d/out.nc" "$d/h.cdl" > "$d/stdout" 2> "$d/stderr")
+rc=$?
+size=$(wc -c < "$d/stderr")
+if [ $rc -ne 1 ] || [ "$size" -gt 2000 ] || ! grep -q 'out of range' "$d/stderr"; then
+    bad "huge token: rc=$rc, $size bytes of message"
+else ok; fi
 echo "ncgen tests: $pass passed, $fail failed"
 [ $fail -eq 0 ]
