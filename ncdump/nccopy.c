@@ -11,9 +11,13 @@
  * are accepted and have no effect on classic output, as upstream. */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "netcdf.h"
@@ -94,21 +98,59 @@ static const struct { const char *name; int kind; } kinds[] = {
     {"nc5", NC_FORMAT_CDF5}, {"cdf5", NC_FORMAT_CDF5}, {"cdf-5", NC_FORMAT_CDF5},
 };
 
-/* Size with an optional k/m/g (powers of 1000, as upstream) suffix. */
-static double
-size_arg(const char *s)
+/* The value of a size option (-m, -h, -e): a number with an optional
+ * K, M, G, T or P suffix (powers of 1000; only the first character after
+ * the number counts, so "1kb" is 1000).  As upstream, a negative number,
+ * an unknown suffix or a strtod range error is fatal with upstream's
+ * message; an empty string is 0.  Unlike upstream, a value that does not
+ * fit in size_t (1e20, inf, nan) is fatal too: upstream's out-of-range
+ * cast is undefined and made the copy loop on a 0-byte buffer. */
+static size_t
+size_arg(int opt, const char *s)
 {
     char *end;
-    double v = strtod(s, &end);
-    switch (*end) {
-    case 'k': case 'K': v *= 1e3; break;
-    case 'm': case 'M': v *= 1e6; break;
-    case 'g': case 'G': v *= 1e9; break;
-    case 't': case 'T': v *= 1e12; break;
-    case 'p': case 'P': v *= 1e15; break;
-    default: break;
+    double v;
+
+    errno = 0;
+    v = strtod(s, &end);
+    if (v < 0 || errno != 0)
+        v = -1;
+    else if (*end) {
+        switch (*end) {
+        case 'k': case 'K': v *= 1e3; break;
+        case 'm': case 'M': v *= 1e6; break;
+        case 'g': case 'G': v *= 1e9; break;
+        case 't': case 'T': v *= 1e12; break;
+        case 'p': case 'P': v *= 1e15; break;
+        default: v = -1; break;
+        }
     }
-    return v;
+    if (v < 0) {
+        fprintf(stderr, "%s: Suffix used for '-%c' option value must be K, M, G, T, or P\n",
+                progname, opt);
+        exit(EXIT_FAILURE);
+    }
+    /* (double)SIZE_MAX rounds up to 2^64 (2^32), itself out of range */
+    if (!(v < (double)SIZE_MAX)) {
+        fprintf(stderr, "%s: Value for '-%c' option out of range: %s\n", progname, opt, s);
+        exit(EXIT_FAILURE);
+    }
+    return (size_t)v;
+}
+
+/* Refuses to copy a file onto itself: the same name (upstream's check),
+ * or, unlike upstream, another name of the same file (./IN, a symbolic or
+ * hard link): creating the output would truncate the input before it is
+ * read. */
+static void
+check_not_same_file(const char *in, const char *out)
+{
+    struct stat si, so;
+
+    if (strcmp(in, out) == 0 ||
+        (stat(in, &si) == 0 && stat(out, &so) == 0 &&
+         si.st_dev == so.st_dev && si.st_ino == so.st_ino))
+        fail("%s", "output would overwrite input");
 }
 
 typedef struct {
@@ -240,12 +282,40 @@ copy_block(int in, int ivar, int out, int ovar, int rank, size_t *start, size_t 
     }
 }
 
+/* Bytes of copy buffer to allocate: the -m size, but never less than one
+ * value (8 bytes) nor more than the largest slab a copy can use (a whole
+ * fixed variable, one record of a record variable), so "-m 1P" on a small
+ * file allocates little.  Copying is the same as with the full size. */
+static size_t
+copy_buffer_bytes(int in, int nvars, int unlimid, size_t bufsize)
+{
+    size_t need = 8;
+    int v, j;
+
+    for (v = 0; v < nvars && need < bufsize; v++) {
+        nc_type type;
+        int nd, dimids[NC_MAX_VAR_DIMS];
+        size_t bytes, len;
+        CHECK(nc_inq_var(in, v, NULL, &type, &nd, dimids, NULL));
+        bytes = type_size(type);
+        for (j = 0; j < nd; j++) {
+            if (j == 0 && dimids[0] == unlimid)
+                continue;
+            CHECK(nc_inq_dimlen(in, dimids[j], &len));
+            bytes = (len != 0 && bytes > SIZE_MAX / len) ? SIZE_MAX : bytes * len;
+        }
+        if (bytes > need)
+            need = bytes;
+    }
+    return bufsize < 8 ? 8 : bufsize < need ? bufsize : need;
+}
+
 int
 main(int argc, char *argv[])
 {
     int c, kind = -1, in, out, stat, cmode, informat;
     int unlim_to_fixed = 0, in_memory = 0, out_memory = 0;
-    double bufsize = COPY_BUFFER_SIZE;
+    size_t bufsize = COPY_BUFFER_SIZE;
     namelist vdata = {0, NULL}, vdef = {0, NULL};
     int have_v = 0, have_V = 0, have_g = 0;
     int want_nc4 = 0, filters = 0;     /* -d/-s and -F imply netCDF-4 output */
@@ -278,23 +348,24 @@ main(int argc, char *argv[])
         case '7': kind = NC_FORMAT_NETCDF4_CLASSIC; break;
         case '5': kind = NC_FORMAT_CDF5; break;
         case 'd': {
-            int level = atoi(optarg);
-            if (level < 0 || level > 9)
-                fail("invalid deflation level: %s", optarg);
+            /* strtol and a narrowing cast, as upstream (which prints the
+             * truncated number) */
+            int level = (int)strtol(optarg, NULL, 10);
+            if (level < 0 || level > 9) {
+                fprintf(stderr, "%s: invalid deflation level: %d\n", progname, level);
+                exit(EXIT_FAILURE);
+            }
             if (level > 0)
                 want_nc4 = NC_FORMAT_NETCDF4_CLASSIC;
             break;
         }
         case 's': want_nc4 = NC_FORMAT_NETCDF4_CLASSIC; break;
         case 'u': unlim_to_fixed = 1; break;
-        case 'm':
-            bufsize = size_arg(optarg);
-            if (bufsize <= 0)
-                fail("invalid value for -m option: %s", optarg);
-            break;
+        case 'm': bufsize = size_arg(c, optarg); break;
+        case 'h': case 'e': (void)size_arg(c, optarg); break;
         case 'c': chunkspec = optarg; break;
         case 'F': filters = 1; break;
-        case 'h': case 'e': case 'M': case 'x': break;
+        case 'M': case 'x': break;
         case 'r': in_memory = 1; break;
         case 'w': out_memory = 1; break;
         case 'g': case 'G': have_g = 1; break;
@@ -312,6 +383,7 @@ main(int argc, char *argv[])
         usage();
         return EXIT_FAILURE;
     }
+    check_not_same_file(argv[0], argv[1]);
     stat = nc_open(argv[0], in_memory ? (NC_DISKLESS | NC_NOWRITE) : NC_NOWRITE, &in);
     CHECK(stat);
     CHECK(nc_inq_format(in, &informat));
@@ -391,7 +463,7 @@ main(int argc, char *argv[])
     CHECK(nc_enddef(out));
 
     /* data: fixed variables, then record variables record by record */
-    bufelems_bytes = bufsize < 8 ? 8 : (size_t)bufsize;
+    bufelems_bytes = copy_buffer_bytes(in, nvars, unlimid, bufsize);
     buf = malloc(bufelems_bytes);
     if (!buf)
         fail("%s", "out of memory");
