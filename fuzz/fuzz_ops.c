@@ -29,6 +29,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include "netcdf.h"
 #include "netcdf_mem.h"
@@ -44,6 +46,7 @@
 #define MAXOPS 80
 #define BIGBUF (1 << 16) /* elements of a request buffer */
 
+#define FILE_LIMIT (64L << 20) /* bytes of any file written */
 #define CHECK(c) do { if (!(c)) __builtin_trap(); } while (0)
 
 /* ---- input reader ---------------------------------------------------------- */
@@ -123,6 +126,7 @@ typedef struct {
 } Sess;
 
 static Model M, Snap, Tmp;
+static int trace;   /* FUZZ_TRACE=1: print each operation and status */
 static Sess S;
 static uint64_t rng;
 
@@ -179,8 +183,6 @@ clean_error(int e)
         return 0;
     }
 }
-
-static int trace;   /* FUZZ_TRACE=1: print each operation and status */
 
 static void
 note(int e)
@@ -292,6 +294,8 @@ compare_model(int ncid)
     }
     same_atts(&Tmp.gatts, &M.gatts);
     for (int i = 0; i < M.nvars; i++) {
+        if (trace)
+            fprintf(stderr, "var %d: file \"%s\" model \"%s\"\n", i, Tmp.v[i].name, M.v[i].name);
         CHECK(strcmp(Tmp.v[i].name, M.v[i].name) == 0);
         CHECK(Tmp.v[i].type == M.v[i].type && Tmp.v[i].ndims == M.v[i].ndims);
         CHECK(memcmp(Tmp.v[i].dimids, M.v[i].dimids, sizeof(int) * (size_t)M.v[i].ndims) == 0);
@@ -418,6 +422,8 @@ do_create(Rd *r)
     case 4: e = nc_create_mem(S.path, mode, hint, &S.ncid); S.memkind = 1; break;
     default: e = nc_create(S.path, mode | NC_NOCLOBBER, &S.ncid); break;
     }
+    if (trace)
+        fprintf(stderr, "create storage %u mode %x -> %d\n", st, (unsigned)mode, e);
     if (e != NC_NOERR)
         return;
     S.open = 1;
@@ -506,6 +512,8 @@ do_open(Rd *r)
     }
     default: e = nc_open(S.path, NC_NOWRITE | NC_SHARE, &S.ncid); S.persist = 0; break;
     }
+    if (trace)
+        fprintf(stderr, "open kind %u -> %d\n", kind, e);
     if (e != NC_NOERR) {
         free(S.membuf);
         S.membuf = NULL;
@@ -1286,6 +1294,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     Rd r = {data, size, 0};
     if (S.path[0] == 0) {
+        /* A hostile header can ask for terabytes of writes (fill, data
+         * moves): cap every file, so the write fails with EFBIG instead of
+         * filling the tmpfs (RAM). */
+        struct rlimit rl = {FILE_LIMIT, FILE_LIMIT};
+        signal(SIGXFSZ, SIG_IGN);
+        (void)setrlimit(RLIMIT_FSIZE, &rl);
         trace = getenv("FUZZ_TRACE") != NULL;
         const char *dir = getenv("TMPDIR");
         if (dir == NULL || access(dir, W_OK) != 0)

@@ -21,10 +21,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include "netcdf.h"
 #include "netcdf_mem.h"
 
+#define FILE_LIMIT (64L << 20) /* bytes of any file written */
 #define CHECK(c) do { if (!(c)) __builtin_trap(); } while (0)
 #define MAXVARS 32          /* variables looked at */
 #define WHOLE_MAX (1u << 18) /* bytes of a whole-variable read */
@@ -232,7 +235,7 @@ write_phase(const uint8_t *ctl, const uint8_t *img, size_t n)
 {
     int ncid, nvars, e, mode = NC_WRITE | ((ctl[1] & 1) ? NC_SHARE : 0);
     Wr wr[8];
-    int nwr = 0;
+    int nwr = 0, io_error = 0;
     Snapv snap[MAXVARS];
     int nsnap = 0;
     size_t snapbytes = 0, recsize = 0;
@@ -284,23 +287,39 @@ write_phase(const uint8_t *ctl, const uint8_t *img, size_t n)
                 w->data[j * w->es] &= 0x3F;
         e = nc_put_vara(ncid, v, w->start, w->count, w->data);
         if (e != NC_NOERR) {
+            /* A write-behind flush may report an earlier write's failure
+             * (EFBIG past FILE_LIMIT): nothing written is certain now. */
+            io_error = 1;
             free(w->data);
             goto next;
         }
         {
             unsigned char *back = malloc(w->nel * w->es);
             CHECK(back != NULL);
-            CHECK(get_region(ncid, w, back) == NC_NOERR);
-            CHECK(memcmp(back, w->data, w->nel * w->es) == 0);
+            e = get_region(ncid, w, back);
+            if (e != NC_NOERR)
+                io_error = 1;
+            else if (!io_error)
+                CHECK(memcmp(back, w->data, w->nel * w->es) == 0);
             free(back);
         }
         nwr++;
     next:;
     }
-    if (ctl[1] & 4)
-        (void)nc_sync(ncid);
-    /* Grow the header: data moves, and must read as before. */
-    if (ctl[1] & 8) {
+    if ((ctl[1] & 4) && nc_sync(ncid) != NC_NOERR)
+        io_error = 1;
+    /* Grow the header: data moves, and must read as before.  Only when all
+     * the data the header declares is small: the move copies all of it,
+     * even what lies past the end of the file. */
+    size_t declared = 0;
+    for (int v = 0; v < nvars && declared <= SNAP_MAX; v++) {
+        VInfo vi;
+        if (var_info(ncid, v, &vi) || vi.nelems > SNAP_MAX)
+            declared = SIZE_MAX;
+        else
+            declared += vi.nelems * vi.es;
+    }
+    if ((ctl[1] & 8) && declared <= SNAP_MAX) {
         for (int v = 0; v < nvars; v++) {
             VInfo vi;
             if (var_info(ncid, v, &vi) || vi.nelems == SIZE_MAX || vi.nelems * vi.es > WHOLE_MAX
@@ -324,24 +343,26 @@ write_phase(const uint8_t *ctl, const uint8_t *img, size_t n)
             memset(pad, 'x', sizeof pad);
             (void)nc_put_att_text(ncid, NC_GLOBAL, "fuzz_header_growth", len, pad);
             e = (ctl[1] & 16) ? nc__enddef(ncid, (size_t)ctl[3], 4, 0, 4) : nc_enddef(ncid);
-            if (e == NC_NOERR) {
+            if (e == NC_NOERR && !io_error) {
                 for (int k = 0; k < nsnap; k++) {
                     unsigned char *now = malloc(snap[k].bytes ? snap[k].bytes : 1);
                     CHECK(now != NULL);
-                    CHECK(nc_get_var(ncid, snap[k].varid, now) == NC_NOERR);
-                    CHECK(memcmp(now, snap[k].data, snap[k].bytes) == 0);
+                    e = nc_get_var(ncid, snap[k].varid, now);
+                    if (e != NC_NOERR)
+                        io_error = 1;
+                    else if (!io_error)
+                        CHECK(memcmp(now, snap[k].data, snap[k].bytes) == 0);
                     free(now);
                 }
             } else {
-                nsnap = 0;  /* header and data may be anywhere now */
-                nwr = 0;
+                io_error = 1;   /* header and data may be anywhere now */
             }
         }
     }
 out:
     e = nc_close(ncid);
     /* Reread through the memory backend. */
-    if (e == NC_NOERR && (nwr > 0 || nsnap > 0)) {
+    if (e == NC_NOERR && !io_error && (nwr > 0 || nsnap > 0)) {
         size_t fn = 0;
         void *fb = read_file(path_w, &fn);
         int nm;
@@ -378,6 +399,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     n = size - 4;
     if (path_r[0] == 0) {
+        /* A hostile header can ask for terabytes of writes (fill, data
+         * moves): cap every file, so the write fails with EFBIG instead of
+         * filling the tmpfs (RAM). */
+        struct rlimit rl = {FILE_LIMIT, FILE_LIMIT};
+        signal(SIGXFSZ, SIG_IGN);
+        (void)setrlimit(RLIMIT_FSIZE, &rl);
         const char *dir = getenv("TMPDIR");
         if (dir == NULL || access(dir, W_OK) != 0)
             dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";

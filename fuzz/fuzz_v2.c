@@ -20,6 +20,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include "netcdf.h"
 
@@ -32,6 +34,7 @@
 #define MAXOPS 64
 #define BIGBUF 4096
 
+#define FILE_LIMIT (64L << 20) /* bytes of any file written */
 #define CHECK(c) do { if (!(c)) __builtin_trap(); } while (0)
 
 typedef struct {
@@ -765,6 +768,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     Rd r = {data, size, 0};
     if (path[0] == 0) {
+        /* A hostile header can ask for terabytes of writes (fill, data
+         * moves): cap every file, so the write fails with EFBIG instead of
+         * filling the tmpfs (RAM). */
+        struct rlimit rl = {FILE_LIMIT, FILE_LIMIT};
+        signal(SIGXFSZ, SIG_IGN);
+        (void)setrlimit(RLIMIT_FSIZE, &rl);
         const char *dir = getenv("TMPDIR");
         if (dir == NULL || access(dir, W_OK) != 0)
             dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";

@@ -447,10 +447,13 @@ NC3_redef(int ncid)
         return NC_EPERM;
     if (NC3_INDEFINE(info))
         return NC_EINDEFINE;
-    if ((info->flags & NC3_SHARE) && (stat = reread_header(info)))
-        return stat;
-    /* Data must be complete on disk before enddef may move it. */
+    /* Data must be complete on disk before enddef may move it.  Our own
+     * header changes made in data mode (renames, attribute rewrites) go to
+     * disk before NC_SHARE re-reads the header: upstream re-reads first
+     * and silently loses them. */
     if ((stat = sync_state(info)))
+        return stat;
+    if ((info->flags & NC3_SHARE) && (stat = reread_header(info)))
         return stat;
     if ((info->old = nc3_info_dup(info)) == NULL)
         return NC_ENOMEM;
