@@ -4,15 +4,28 @@
 #include <string.h>
 #include "ncapi.h"
 
+/* Attribute names are checked by the format, after the variable id, as
+ * upstream does (a bad varid with a NULL name is NC_ENOTVAR, not
+ * NC_EBADNAME): the format gets the NFC form of a valid UTF-8 name, and
+ * anything else (NULL, invalid UTF-8) as given. */
+#define RETURN_WITH_ATT_NAME(name, nm, expr) do {                        \
+        char *norm_ = NULL;                                              \
+        int st_;                                                         \
+        if ((name) == NULL || NC_normalize_name((name), &norm_) != NC_NOERR) \
+            norm_ = NULL;                                                \
+        {   const char *nm = norm_ ? norm_ : (name);                     \
+            st_ = (expr); }                                              \
+        free(norm_);                                                     \
+        return st_;                                                      \
+    } while (0)
+
 /* ---- inquiry ------------------------------------------------------------------ */
 
 int
 nc_inq_att(int ncid, int varid, const char *name, nc_type *xtypep, size_t *lenp)
 {
     WITH_NC(ncid);
-    if (name == NULL)
-        return NC_EBADNAME;
-    RETURN_WITH_NAME(name, nm, nc->dispatch->inq_att(ncid, varid, nm, xtypep, lenp));
+    RETURN_WITH_ATT_NAME(name, nm, nc->dispatch->inq_att(ncid, varid, nm, xtypep, lenp));
 }
 
 int nc_inq_atttype(int ncid, int varid, const char *name, nc_type *xtypep)
@@ -24,9 +37,7 @@ int
 nc_inq_attid(int ncid, int varid, const char *name, int *idp)
 {
     WITH_NC(ncid);
-    if (name == NULL)
-        return NC_EBADNAME;
-    RETURN_WITH_NAME(name, nm, nc->dispatch->inq_attid(ncid, varid, nm, idp));
+    RETURN_WITH_ATT_NAME(name, nm, nc->dispatch->inq_attid(ncid, varid, nm, idp));
 }
 
 int
@@ -44,17 +55,12 @@ nc_rename_att(int ncid, int varid, const char *name, const char *newname)
     char *oldnorm = NULL, *newnorm = NULL;
     int stat;
     WITH_NC(ncid);
-    if (name == NULL)
-        return NC_EBADNAME;
-    if ((stat = NC_check_name(newname)))
-        return stat;
-    if ((stat = NC_normalize_name(name, &oldnorm)))
-        goto done;
-    if ((stat = NC_normalize_name(newname, &newnorm)))
-        goto done;
+    if (name != NULL && NC_normalize_name(name, &oldnorm) != NC_NOERR)
+        oldnorm = NULL;
+    if (newname != NULL && NC_normalize_name(newname, &newnorm) != NC_NOERR)
+        newnorm = NULL;
     stat = nc->dispatch->rename_att(ncid, varid, oldnorm ? oldnorm : name,
                                     newnorm ? newnorm : newname);
-done:
     free(oldnorm);
     free(newnorm);
     return stat;
@@ -64,9 +70,7 @@ int
 nc_del_att(int ncid, int varid, const char *name)
 {
     WITH_NC(ncid);
-    if (name == NULL)
-        return NC_EBADNAME;
-    RETURN_WITH_NAME(name, nm, nc->dispatch->del_att(ncid, varid, nm));
+    RETURN_WITH_ATT_NAME(name, nm, nc->dispatch->del_att(ncid, varid, nm));
 }
 
 int
@@ -75,8 +79,13 @@ nc_copy_att(int ncid_in, int varid_in, const char *name, int ncid_out, int varid
     nc_type xtype;
     size_t len, size;
     void *buf = NULL;
-    int stat;
+    int stat, format;
 
+    /* As upstream: the target file first; copying onto itself is a no-op. */
+    if ((stat = nc_inq_format(ncid_out, &format)))
+        return stat;
+    if (ncid_in == ncid_out && varid_in == varid_out)
+        return NC_NOERR;
     if ((stat = nc_inq_att(ncid_in, varid_in, name, &xtype, &len)))
         return stat;
     if (xtype > NC_MAX_ATOMIC_TYPE)
@@ -99,16 +108,14 @@ put_att(int ncid, int varid, const char *name, nc_type xtype, size_t len,
         const void *op, nc_type memtype)
 {
     WITH_NC(ncid);
-    RETURN_WITH_NEW_NAME(name, nm, nc->dispatch->put_att(ncid, varid, nm, xtype, len, op, memtype));
+    RETURN_WITH_ATT_NAME(name, nm, nc->dispatch->put_att(ncid, varid, nm, xtype, len, op, memtype));
 }
 
 static int
 get_att(int ncid, int varid, const char *name, void *ip, nc_type memtype)
 {
     WITH_NC(ncid);
-    if (name == NULL)
-        return NC_EBADNAME;
-    RETURN_WITH_NAME(name, nm, nc->dispatch->get_att(ncid, varid, nm, ip, memtype));
+    RETURN_WITH_ATT_NAME(name, nm, nc->dispatch->get_att(ncid, varid, nm, ip, memtype));
 }
 
 int

@@ -89,8 +89,12 @@ NC_create(const char *path0, int cmode, size_t initialsz, int basepe,
 
     if ((stat = NC_ensure_initialized()))
         return stat;
-    if (path0 == NULL || ncidp == NULL)
+    /* As upstream: a NULL ncidp is allowed (the id is not returned), and an
+     * empty path is a malformed URL. */
+    if (path0 == NULL)
         return NC_EINVAL;
+    if (*path0 == '\0')
+        return NC_EURL;
     if ((stat = check_create_mode(cmode)))
         return stat;
     if ((stat = NC_infer_url(path0, &isurl, &m, &path)))
@@ -126,8 +130,11 @@ NC_open(const char *path0, int omode, int basepe, size_t *chunksizehintp,
 
     if ((stat = NC_ensure_initialized()))
         return stat;
-    if (path0 == NULL || ncidp == NULL)
+    /* As NC_create: NULL ncidp allowed, "" is a malformed URL. */
+    if (path0 == NULL)
         return NC_EINVAL;
+    if (*path0 == '\0')
+        return NC_EURL;
     if (omode & NC_MPIIO)
         return NC_ENOPAR;
     if ((stat = NC_infer_url(path0, &isurl, &m, &path)))

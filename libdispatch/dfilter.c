@@ -106,11 +106,10 @@ nc_inq_var_filter(int ncid, int varid, unsigned int *idp, size_t *nparamsp, unsi
     if ((stat = nc_inq_var_filter_ids(ncid, varid, &nfilters, NULL)))
         return stat;
     if (nfilters == 0) {
-        /* No filter: id 0 and success, as upstream since 4.8. */
+        /* No filter: id 0 and success, as upstream since 4.8; upstream
+         * leaves *nparamsp untouched. */
         if (idp)
             *idp = 0;
-        if (nparamsp)
-            *nparamsp = 0;
         return NC_NOERR;
     }
     if ((ids = calloc(nfilters, sizeof(unsigned int))) == NULL)
@@ -153,7 +152,9 @@ nc_def_var_bzip2(int ncid, int varid, int level)
     return nc_def_var_filter(ncid, varid, H5Z_FILTER_BZIP2, 1, &ulevel);
 }
 
-/* Shared by the bzip2 and zstd queries: one signed level parameter. */
+/* Shared by the bzip2 and zstd queries: one signed level parameter.  As
+ * upstream, *hasfilterp and *levelp are written (0 and 0) even when the
+ * filter is not available or the query fails. */
 static int
 inq_level_filter(int ncid, int varid, unsigned int id, int *hasfilterp, int *levelp)
 {
@@ -162,8 +163,13 @@ inq_level_filter(int ncid, int varid, unsigned int id, int *hasfilterp, int *lev
     unsigned int *params = NULL;
     int has = 0, level = 0;
 
-    if ((stat = nc_inq_filter_avail(ncid, id)))
+    if ((stat = nc_inq_filter_avail(ncid, id))) {
+        if (hasfilterp)
+            *hasfilterp = 0;
+        if (levelp)
+            *levelp = 0;
         return stat;
+    }
     stat = filter_params(ncid, varid, id, &n, &params);
     if (stat == NC_ENOFILTER) {
         stat = NC_NOERR;

@@ -155,6 +155,9 @@ NC_check_id(int ncid, NC **ncpp)
     NC_unlock();
     if (nc == NULL)
         return NC_EBADID;
+    /* A classic file has one group: its ncid has no group bits (as upstream). */
+    if (nc->model == NC_FORMATX_NC3 && (ncid & NC_GRP_MASK) != 0)
+        return NC_EBADID;
     if (ncpp != NULL)
         *ncpp = nc;
     return NC_NOERR;
@@ -165,16 +168,33 @@ NC_check_id(int ncid, NC **ncpp)
 int
 nc_set_default_format(int format, int *old_formatp)
 {
-    int ok = format == NC_FORMAT_CLASSIC || format == NC_FORMAT_64BIT_OFFSET
-             || format == NC_FORMAT_64BIT_DATA || format == NC_FORMAT_NETCDF4
-             || format == NC_FORMAT_NETCDF4_CLASSIC;
+    int stat = NC_NOERR;
+    /* As upstream: the old format is reported even when the new one is
+     * refused; a known format that this build lacks is NC_ENOTBUILT. */
+    switch (format) {
+    case NC_FORMAT_CLASSIC:
+    case NC_FORMAT_64BIT_OFFSET:
+        break;
+    case NC_FORMAT_64BIT_DATA:
+        if (!NC_ENABLE_CDF5)
+            stat = NC_ENOTBUILT;
+        break;
+    case NC_FORMAT_NETCDF4:
+    case NC_FORMAT_NETCDF4_CLASSIC:
+        if (!NC_ENABLE_NETCDF4)
+            stat = NC_ENOTBUILT;
+        break;
+    default:
+        stat = NC_EINVAL;
+        break;
+    }
     NC_lock();
     if (old_formatp != NULL)
         *old_formatp = default_format;
-    if (ok)
+    if (stat == NC_NOERR)
         default_format = format;
     NC_unlock();
-    return ok ? NC_NOERR : NC_EINVAL;
+    return stat;
 }
 
 int

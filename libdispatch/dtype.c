@@ -42,18 +42,15 @@ nc_inq_type(int ncid, nc_type xtype, char *name, size_t *size)
     return nc->dispatch->inq_type(ncid, xtype, name, size);
 }
 
+/* The format answers for atomic names too: which of them a file knows
+ * depends on its format (a classic file knows byte..double, CDF-5 also the
+ * unsigned and 64-bit types; the rest is NC_ENOTNC4, as upstream). */
 int
 nc_inq_typeid(int ncid, const char *name, nc_type *typeidp)
 {
     WITH_NC(ncid);
     if (name == NULL)
         return NC_EINVAL;
-    for (nc_type t = NC_BYTE; t <= NC_MAX_ATOMIC_TYPE; t++) {
-        if (strcmp(name, atomic_names[t]) == 0) {
-            if (typeidp) *typeidp = t;
-            return NC_NOERR;
-        }
-    }
     return nc->dispatch->inq_typeid(ncid, name, typeidp);
 }
 
@@ -64,20 +61,17 @@ nc_inq_typeids(int ncid, int *ntypes, int *typeids)
     return nc->dispatch->inq_typeids(ncid, ntypes, typeids);
 }
 
+/* As upstream: the first ncid must name an open file (NC_EBADID), then
+ * NC_EINVAL for a type id <= 0; the rest is the format's answer. */
 int
 nc_inq_type_equal(int ncid1, nc_type typeid1, int ncid2, nc_type typeid2, int *equal)
 {
     NC *nc1;
     int stat;
-    if (typeid1 <= NC_NAT || typeid2 <= NC_NAT)
-        return NC_EINVAL;
-    /* Two atomic types, or an atomic and a user type: no file needed. */
-    if (typeid1 <= NC_MAX_ATOMIC_TYPE || typeid2 <= NC_MAX_ATOMIC_TYPE) {
-        if (equal) *equal = (typeid1 == typeid2);
-        return NC_NOERR;
-    }
     if ((stat = NC_check_id(ncid1, &nc1)))
         return stat;
+    if (typeid1 <= NC_NAT || typeid2 <= NC_NAT)
+        return NC_EINVAL;
     return nc1->dispatch->inq_type_equal(ncid1, typeid1, ncid2, typeid2, equal);
 }
 

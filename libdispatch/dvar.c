@@ -169,12 +169,15 @@ int
 nc_inq_var_chunking_ints(int ncid, int varid, int *contiguousp, int *chunksizesp)
 {
     size_t sizes[NC_MAX_VAR_DIMS];
-    int ndims, stat;
+    int ndims, stat, storage = NC_CONTIGUOUS;
     if ((stat = nc_inq_varndims(ncid, varid, &ndims)))
         return stat;
-    if ((stat = nc_inq_var_chunking(ncid, varid, contiguousp, sizes)))
+    if ((stat = nc_inq_var_chunking(ncid, varid, &storage, sizes)))
         return stat;
-    if (chunksizesp != NULL) {
+    if (contiguousp != NULL)
+        *contiguousp = storage;
+    /* Chunk sizes exist only for chunked storage (as upstream). */
+    if (chunksizesp != NULL && storage == NC_CHUNKED) {
         for (int i = 0; i < ndims; i++) {
             if (sizes[i] > (size_t)NC_MAX_INT)
                 return NC_ERANGE;
@@ -203,6 +206,8 @@ int
 nc_def_var_quantize(int ncid, int varid, int quantize_mode, int nsd)
 {
     WITH_NC(ncid);
+    if (varid == NC_GLOBAL)
+        return NC_EGLOBAL;
     return nc->dispatch->def_var_quantize(ncid, varid, quantize_mode, nsd);
 }
 
@@ -210,6 +215,8 @@ int
 nc_inq_var_quantize(int ncid, int varid, int *quantize_modep, int *nsdp)
 {
     WITH_NC(ncid);
+    if (varid == NC_GLOBAL)
+        return NC_EGLOBAL;
     return nc->dispatch->inq_var_quantize(ncid, varid, quantize_modep, nsdp);
 }
 

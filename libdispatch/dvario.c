@@ -109,7 +109,9 @@ access_data(int isput, access_form form, int ncid, int varid, const size_t *star
         count = NC_ones;
     if ((stat = resolve(nc, ncid, varid, memtype, start, count, stride, form == ACC_VAR, &r)))
         return stat;
-    if (form == ACC_VARM && imap != NULL)
+    /* Mapped access always goes to the varm slot, even without a map: its
+     * checks come in another order than those of vars (NC_ECHAR first). */
+    if (form == ACC_VARM)
         return isput ? d->put_varm(ncid, varid, r.start, r.count, r.stride, imap, value, r.memtype)
                      : d->get_varm(ncid, varid, r.start, r.count, r.stride, imap, value, r.memtype);
     if (form == ACC_VARS || form == ACC_VARM)

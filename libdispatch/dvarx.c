@@ -233,13 +233,37 @@ varm_rows(NC *nc, int ncid, int varid, const size_t *start, const size_t *edges,
     return stat ? stat : range;
 }
 
+/* The checks of mapped access, in upstream's order (docs/error-precedence.md):
+ * the variable (NC_ENOTVAR), text against numbers (NC_ECHAR), then for a
+ * non-scalar every stride (NC_ESTRIDE for 0, negative or >= X_INT_MAX);
+ * coordinates are checked after these, by the access itself. */
+static int
+varm_check(NC *nc, int ncid, int varid, nc_type memtype, const ptrdiff_t *stride)
+{
+    int stat, ndims;
+    nc_type xtype;
+    if ((stat = NC_var_info(nc, ncid, varid, &xtype, &ndims)))
+        return stat;
+    if (memtype == NC_NAT)
+        memtype = xtype;
+    if ((memtype == NC_CHAR) != (xtype == NC_CHAR))
+        return NC_ECHAR;
+    for (int i = 0; i < ndims; i++)
+        if (stride[i] <= 0 || stride[i] >= (ptrdiff_t)NC_MAX_INT)
+            return NC_ESTRIDE;
+    return NC_NOERR;
+}
+
 int
 NCDEFAULT_get_varm(int ncid, int varid, const size_t *start, const size_t *edges,
                    const ptrdiff_t *stride, const ptrdiff_t *imapp, void *value, nc_type memtype)
 {
+    int stat;
     WITH_NC(ncid);
     if (stride == NULL)
         stride = NC_stride_ones;
+    if ((stat = varm_check(nc, ncid, varid, memtype, stride)))
+        return stat;
     if (imapp == NULL)
         return nc->dispatch->get_vars(ncid, varid, start, edges, stride, value, memtype);
     return varm_rows(nc, ncid, varid, start, edges, stride, imapp, value, memtype, 0);
@@ -250,9 +274,12 @@ NCDEFAULT_put_varm(int ncid, int varid, const size_t *start, const size_t *edges
                    const ptrdiff_t *stride, const ptrdiff_t *imapp, const void *value,
                    nc_type memtype)
 {
+    int stat;
     WITH_NC(ncid);
     if (stride == NULL)
         stride = NC_stride_ones;
+    if ((stat = varm_check(nc, ncid, varid, memtype, stride)))
+        return stat;
     if (imapp == NULL)
         return nc->dispatch->put_vars(ncid, varid, start, edges, stride, value, memtype);
     /* The row buffer is written, never the caller's data. */

@@ -16,10 +16,15 @@
  * successful close/abort slot the format has freed dispatchdata and
  * libdispatch frees the record.
  *
- * Checks done here before any slot is called: the ncid names an open file;
- * required output pointers are non-NULL where the API says so; names of new
- * or renamed objects are valid (NC_check_name) and all names are passed to
- * slots in Unicode NFC.  Coordinate bounds are checked by the format.
+ * Checks done here before any slot is called: the ncid names an open file
+ * (a classic file's ncid has no group bits); required output pointers are
+ * non-NULL where the API says so; names of new or renamed dimensions,
+ * variables, groups and types are valid (NC_check_name); names are passed
+ * to slots in Unicode NFC.  Attribute names are the exception: upstream
+ * checks them after the variable id, so the att slots get a NULL or
+ * invalid name as given and check it themselves (NC_EBADNAME after
+ * NC_ENOTVAR; NC_check_name for a new attribute).  Coordinate bounds are
+ * checked by the format.  The order of all checks: docs/error-precedence.md.
  *
  * Threading: the registry is guarded by one lock; an open file is not
  * shared between threads without the caller's own locking, as upstream.

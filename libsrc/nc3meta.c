@@ -384,29 +384,41 @@ NC3_inq_type(int ncid, nc_type xtype, char *name, size_t *sizep)
     return NC_NOERR;
 }
 
+/* The atomic types the file's format has: byte..double, and for CDF-5 also
+ * ubyte..uint64.  Any other name is NC_ENOTNC4, as upstream (which knows
+ * only byte..double even in CDF-5 files: there we do better). */
 int
 NC3_inq_typeid(int ncid, const char *name, nc_type *typep)
 {
+    NC3_info *info;
     int stat, t;
-    if ((stat = nc3_get(ncid, NULL, NULL)))
+    if ((stat = nc3_get(ncid, NULL, &info)))
         return stat;
-    for (t = NC_BYTE; t <= NC_STRING; t++)
-        if (strcmp(name, type_names[t]) == 0) {
+    if (name == NULL)
+        return NC_EINVAL;
+    for (t = NC_BYTE; t <= NC_UINT64; t++)
+        if (nc3_cktype(info->version, t) == NC_NOERR && strcmp(name, type_names[t]) == 0) {
             if (typep) *typep = t;
             return NC_NOERR;
         }
-    return NC_EBADTYPE;
+    return NC_ENOTNC4;
 }
 
+/* As upstream: only the first ncid is checked; a type id <= 0 is
+ * NC_EINVAL; two atomic types are equal when they are the same; a classic
+ * file has no user-defined types, so any other pair is "not equal" with
+ * NC_NOERR.  (Upstream answers "not equal" for the same atomic type beyond
+ * NC_DOUBLE, e.g. uint64 and uint64: we answer equal.) */
 int
 NC3_inq_type_equal(int ncid1, nc_type t1, int ncid2, nc_type t2, int *equalp)
 {
     int stat;
-    if ((stat = nc3_get(ncid1, NULL, NULL)) || (stat = nc3_get(ncid2, NULL, NULL)))
+    (void)ncid2;
+    if ((stat = nc3_get(ncid1, NULL, NULL)))
         return stat;
-    if (t1 < NC_BYTE || t1 > NC_STRING || t2 < NC_BYTE || t2 > NC_STRING)
-        return NC_EBADTYPE;
-    if (equalp) *equalp = t1 == t2;
+    if (t1 <= NC_NAT || t2 <= NC_NAT)
+        return NC_EINVAL;
+    if (equalp) *equalp = t1 == t2 && t1 <= NC_MAX_ATOMIC_TYPE;
     return NC_NOERR;
 }
 
@@ -464,16 +476,16 @@ NC3_inq_grp_parent(int ncid, int *parentp)
     return NC_ENOGRP;
 }
 
+/* As upstream: a classic file has no group to look up by full name, not
+ * even "/" (NC_ENOGRP). */
 int
 NC3_inq_grp_full_ncid(int ncid, const char *full, int *grpidp)
 {
     int stat;
+    (void)full; (void)grpidp;
     if ((stat = nc3_get(ncid, NULL, NULL)))
         return stat;
-    if (strcmp(full, "/") != 0)
-        return NC_ENOGRP;
-    if (grpidp) *grpidp = ncid;
-    return NC_NOERR;
+    return NC_ENOGRP;
 }
 
 int
@@ -531,7 +543,10 @@ NC3_def_dim(int ncid, const char *name, size_t size, int *dimidp)
     if (!NC3_INDEFINE(info))
         return NC_ENOTINDEFINE;
     if (info->version == 5) {
-        if ((unsigned long long)size > (unsigned long long)INT64_MAX - 3)
+        /* As upstream: the format's limit X_UINT64_MAX - 3.  A variable
+         * that cannot be addressed with such a dimension is refused later
+         * (NC_EVARSIZE by nc_def_var or nc_enddef). */
+        if ((unsigned long long)size > NC_MAX_UINT64 - 3)
             return NC_EDIMSIZE;
     } else if (info->version == 2) {
         if ((unsigned long long)size > NC3_XUINT_MAX - 3)
@@ -652,6 +667,8 @@ find_att(int ncid, int varid, const char *name, NC3_info **infop, NC3_att **attp
     int stat;
     if ((stat = nc3_get(ncid, NULL, &info)) || (stat = att_array(info, varid, &a)))
         return stat;
+    if (name == NULL)
+        return NC_EBADNAME;
     if ((*attp = nc3_find_att(a, name, NULL)) == NULL)
         return NC_ENOTATT;
     if (infop) *infop = info;
@@ -679,6 +696,8 @@ NC3_inq_attid(int ncid, int varid, const char *name, int *idp)
     size_t i;
     if ((stat = nc3_get(ncid, NULL, &info)) || (stat = att_array(info, varid, &a)))
         return stat;
+    if (name == NULL)
+        return NC_EBADNAME;
     if (nc3_find_att(a, name, &i) == NULL)
         return NC_ENOTATT;
     if (idp) *idp = (int)i;
@@ -710,6 +729,10 @@ NC3_rename_att(int ncid, int varid, const char *name, const char *newname)
         return stat;
     if (NC3_ISREADONLY(info))
         return NC_EPERM;
+    if ((stat = NC_check_name(newname)))
+        return stat;
+    if (name == NULL)
+        return NC_EBADNAME;
     if ((att = nc3_find_att(a, name, NULL)) == NULL)
         return NC_ENOTATT;
     if (nc3_find_att(a, newname, NULL) != NULL)
@@ -734,6 +757,8 @@ NC3_del_att(int ncid, int varid, const char *name)
         return NC_ENOTINDEFINE;
     if ((stat = att_array(info, varid, &a)))
         return stat;
+    if (name == NULL)
+        return NC_EBADNAME;
     if (nc3_find_att(a, name, &i) == NULL)
         return NC_ENOTATT;
     nc3_att_free(a->v[i]);
@@ -757,12 +782,13 @@ NC3_get_att(int ncid, int varid, const char *name, void *value, nc_type memtype)
     int stat;
     if ((stat = find_att(ncid, varid, name, &info, &att)))
         return stat;
+    /* As upstream: nothing to move is success, before the NC_ECHAR rule. */
+    if (att->nelems == 0)
+        return NC_NOERR;
     if (memtype == NC_NAT)
         memtype = att->type;
     if ((memtype == NC_CHAR) != (att->type == NC_CHAR))
         return NC_ECHAR;
-    if (att->nelems == 0)
-        return NC_NOERR;
     if (value == NULL)
         return NC_EINVAL;
     if (memtype == NC_CHAR) {
@@ -789,6 +815,8 @@ NC3_put_att(int ncid, int varid, const char *name, nc_type type, size_t nelems,
         return NC_EPERM;
     if ((stat = att_array(info, varid, &a)))
         return stat;
+    if (name == NULL)
+        return NC_EBADNAME;
     if ((stat = nc3_cktype(info->version, type)))
         return stat;
     if (memtype == NC_NAT)
@@ -806,6 +834,9 @@ NC3_put_att(int ncid, int varid, const char *name, nc_type type, size_t nelems,
         if (old == NULL || xsz > old->xsz)
             return NC_ENOTINDEFINE;
     }
+    /* As upstream, a new name is checked last. */
+    if (old == NULL && (stat = NC_check_name(name)))
+        return stat;
     if (xsz && (xv = calloc(1, xsz)) == NULL)
         return NC_ENOMEM;
     if (nelems) {
@@ -966,7 +997,7 @@ NC3_inq_var_all(int ncid, int varid, char *name, nc_type *xtypep, int *ndimsp, i
     NC3_var *var;
     int stat;
     size_t i;
-    (void)chunksizesp; (void)params;
+    (void)chunksizesp;
     if ((stat = nc3_get(ncid, NULL, &info)))
         return stat;
     if (varid < 0 || (size_t)varid >= info->nvars)
@@ -1002,9 +1033,12 @@ NC3_inq_var_all(int ncid, int varid, char *name, nc_type *xtypep, int *ndimsp, i
     if (fletcher32p) *fletcher32p = 0;
     if (contiguousp) *contiguousp = NC_CONTIGUOUS;
     if (no_fill) *no_fill = var->no_fill;
-    if (endiannessp) *endiannessp = NC_ENDIAN_BIG;
-    if (idp) *idp = 0;
-    if (nparamsp) *nparamsp = 0;
+    /* As upstream: endianness and filters are netCDF-4 properties.  Asking
+     * for them is NC_ENOTNC4, after the classic answers above were written
+     * (so nc_inq_var_endian leaves *endianp alone; Python's netCDF4 and
+     * xarray then see native byte order, not ">"). */
+    if (endiannessp || idp || nparamsp || params)
+        return NC_ENOTNC4;
     return NC_NOERR;
 }
 
