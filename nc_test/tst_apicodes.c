@@ -167,9 +167,13 @@ inq_specials(int ncid, int varid, const char *w)
     }
     {
         int nf = SI;
-        short fv = 12345;
-        rc = nc_inq_var_fill(ncid, varid, &nf, &fv);
-        line(TAG("inq_var_fill"), rc, "no_fill=%d fill=%d", nf, fv);
+        unsigned char fv[16];
+        char hex[40];
+        memset(fv, 0x5a, sizeof fv);
+        rc = nc_inq_var_fill(ncid, varid, &nf, fv);
+        for (int i = 0; i < 9; i++)
+            sprintf(hex + 2 * i, "%02x", fv[i]);
+        line(TAG("inq_var_fill"), rc, "no_fill=%d fill=%s", nf, hex);
         nf = SI;
         rc = nc_inq_var_fill(ncid, varid, &nf, NULL);
         line(TAG("inq_var_fill(NULL value)"), rc, "no_fill=%d", nf);
