@@ -47,7 +47,13 @@
 #define BIGBUF (1 << 16) /* elements of a request buffer */
 
 #define FILE_LIMIT (64L << 20) /* bytes of any file written */
-#define CHECK(c) do { if (!(c)) __builtin_trap(); } while (0)
+#define CHECK(c)                                                           \
+    do {                                                                   \
+        if (!(c)) {                                                        \
+            fprintf(stderr, "CHECK failed: %s:%d: %s\n", __FILE__, __LINE__, #c); \
+            __builtin_trap();                                              \
+        }                                                                  \
+    } while (0)
 
 /* ---- input reader ---------------------------------------------------------- */
 
@@ -546,6 +552,8 @@ do_close(void)
         e = nc_close(S.ncid);
     }
     note(e);
+    if (e != NC_NOERR)
+        S.uncertain = 1;    /* e.g. the implicit enddef refused a _FillValue */
     S.open = 0;
     if (S.gone) {
         memset(&M, 0, sizeof M);
@@ -720,6 +728,8 @@ op_def_var(Rd *r)
         if (dimids[i] >= 0 && dimids[i] < M.ndims && dimids[i] != M.unlimid
             && M.d[dimids[i]].len > MAXLEN)
             return;             /* too big for the model */
+    if (trace)
+        fprintf(stderr, "def_var \"%s\" type %d ndims %d\n", name, (int)t, ndims);
     e = nc_def_var(S.ncid, name, t, (b & 0x80) ? -1 : ndims, dimids, &varid);
     note(e);
     if (e)
@@ -753,6 +763,8 @@ op_put_att(Rd *r)
         varid = varid == 99 ? 99 : NC_GLOBAL;
     if (varid != 99 && find_att(att_list(varid), name) < 0 && att_list(varid)->n >= MAXA)
         return;
+    if (trace)
+        fprintf(stderr, "put_att var %d \"%s\" type %d len %zu\n", varid, name, (int)t, len);
     if (t == NC_CHAR && (b & 1))
         e = nc_put_att_text(S.ncid, varid, name, len, (const char *)val);
     else
@@ -1118,8 +1130,11 @@ op_data(Rd *r, int put, int form)
         for (int i = 0; i < q.ndims; i++)
             if (form >= 1 && form <= 2 && (q.stride[i] <= 0 || q.stride[i] >= 0x7FFFFFFF))
                 stride_ok = 0;
+        /* Inside the variable: must work.  NC_EBADTYPE: a _FillValue
+         * rewritten in data mode with another type makes every fill fail,
+         * as upstream. */
         if (stride_ok)
-            CHECK(e == NC_NOERR);    /* inside the variable: must work */
+            CHECK(e == NC_NOERR || (put && e == NC_EBADTYPE));
     }
     if (e == NC_NOERR && nel > 0) {
         CHECK(n >= 0);              /* accepted: must lie inside */

@@ -28,7 +28,13 @@
 #include "netcdf_mem.h"
 
 #define FILE_LIMIT (64L << 20) /* bytes of any file written */
-#define CHECK(c) do { if (!(c)) __builtin_trap(); } while (0)
+#define CHECK(c)                                                           \
+    do {                                                                   \
+        if (!(c)) {                                                        \
+            fprintf(stderr, "CHECK failed: %s:%d: %s\n", __FILE__, __LINE__, #c); \
+            __builtin_trap();                                              \
+        }                                                                  \
+    } while (0)
 #define MAXVARS 32          /* variables looked at */
 #define WHOLE_MAX (1u << 18) /* bytes of a whole-variable read */
 #define SNAP_MAX (1u << 21) /* bytes of all snapshots together */
