@@ -345,8 +345,8 @@ nc_set_fill(int ncid, int fillmode, int *old_modep)
     int stat = NC_check_id(ncid, &nc);
     if (stat)
         return stat;
-    if (fillmode != NC_FILL && fillmode != NC_NOFILL)
-        return NC_EINVAL;
+    /* The format checks fillmode (NC_EINVAL), after read-only (NC_EPERM),
+     * as upstream. */
     return nc->dispatch->set_fill(ncid, fillmode, old_modep);
 }
 

@@ -143,6 +143,10 @@ item4(const nct_format *f)
     EXPECT(nc_def_var(ncid, "a", NC_INT, -1, NULL, &v), NC_EINVAL);
     EXPECT(nc_def_var(ncid, "a", 99, 1, NULL, &v), NC_EBADTYPE);
     OK(nc_close(ncid));
+    /* read-only before the fill mode's value */
+    MUST(nc_open(path, NC_NOWRITE, &ncid));
+    EXPECT(nc_set_fill(ncid, 5, NULL), NC_EPERM);
+    OK(nc_close(ncid));
     /* A NULL ncidp is allowed: the file is opened, its id not returned. */
     EXPECT(nc_open(path, NC_NOWRITE, NULL), NC_NOERR);
 }

@@ -679,6 +679,32 @@ sec_codes(void)
         line("def_dim(2nd unlim)", rc, "d=%d", dd);
         rc = nc_def_dim(ncid, "u1", NC_UNLIMITED, &dd);
         line("def_dim(dup unlim)", rc, "%s", "");
+        rc = nc_def_dim(ncid, "x", (size_t)-1, &dd);
+        line("def_dim(dup, too big)", rc, "%s", "");
+        rc = nc_def_dim(ncid, "big", (size_t)-1, &dd);
+        line("def_dim(too big)", rc, "%s", "");
+        rc = nc_def_dim(ncid, "bad/name", (size_t)-1, &dd);
+        line("def_dim(bad name, too big)", rc, "%s", "");
+        v = SI;
+        rc = nc_def_var(ncid, "e", NC_INT, 1, &bad, &v);
+        line("def_var(dup, bad dimid)", rc, "v=%d", v);
+        rc = nc_def_var(ncid, "i", 99, -1, &bad, &v);
+        line("def_var(bad type, ndims -1)", rc, "v=%d", v);
+        rc = nc_def_var(ncid, "i", NC_INT, -1, &bad, &v);
+        line("def_var(ndims -1, bad dimid)", rc, "v=%d", v);
+        {
+            int d2[2] = {0, 0};
+            int ud;
+            if (nc_inq_dimid(ncid, "u1", &ud) == NC_NOERR) {
+                d2[0] = 0; d2[1] = ud;
+                rc = nc_def_var(ncid, "j", NC_INT, 2, d2, &v);
+                line("def_var(unlim not first)", rc, "v=%d", v);
+                rc = nc_def_var(ncid, "e", NC_INT, 2, d2, &v);
+                line("def_var(dup, unlim not first)", rc, "v=%d", v);
+            }
+        }
+        rc = nc_rename_var(ncid, NC_GLOBAL, "e");
+        line("rename_var(global, dup)", rc, "%s", "");
     }
     {
         int idd = SI, vid = SI, f = SI;
@@ -774,6 +800,19 @@ sec_codes(void)
         int old = SI;
         rc = nc_set_fill(ncid, NC_NOFILL, &old);
         line("set_fill(readonly)", rc, "old=%d", old);
+        rc = nc_set_fill(ncid, 5, &old);
+        line("set_fill(readonly, bad mode)", rc, "old=%d", old);
+        {
+            size_t bst[2] = {9, 9}, one[2] = {1, 1}, zero[2] = {0, 0};
+            short s1 = 1;
+            int i1 = 1;
+            rc = nc_put_vara_short(ncid, 0, bst, one, &s1);
+            line("put_vara(readonly, bad start)", rc, "%s", "");
+            rc = nc_put_vara_int(ncid, 1, zero, one, &i1);
+            line("put_vara_int(readonly, char var)", rc, "%s", "");
+            rc = nc_put_vara_short(ncid, 99, zero, one, &s1);
+            line("put_vara(readonly, bad varid)", rc, "%s", "");
+        }
         short sv = 1;
         size_t idx[2] = {0, 0};
         rc = nc_put_var1_short(ncid, 0, idx, &sv);
@@ -1062,6 +1101,12 @@ sec_data(void)
     line("put_vara_int(define mode)", rc, "%s", "");
     rc = nc_get_varm_int(ncid, 1, st, cnt, zs, im, ib);
     line("get_varm_int(define mode,c,zero stride)", rc, "%s", "");
+    rc = nc_get_vara_int(ncid, 99, st, cnt, ib);
+    line("get_vara_int(define mode,bad varid)", rc, "%s", "");
+    rc = nc_get_vara_int(ncid, 1, st, cnt, ib);
+    line("get_vara_int(define mode,c)", rc, "%s", "");
+    rc = nc_get_vars_int(ncid, 0, st, cnt, zs, ib);
+    line("get_vars_int(define mode,zero stride)", rc, "%s", "");
     nc_close(ncid);
 }
 
