@@ -1182,6 +1182,83 @@ sec_dimsizes(void)
     }
 }
 
+/* ---- misc: modes, names, global settings -------------------------------------------- */
+
+static void
+sec_misc(void)
+{
+    int ncid, rc, i1 = SI;
+    size_t z1 = SZ, z2 = SZ;
+    float f1 = -7.0f;
+    if (make_file(fpath("misc"), cur_cmode, &ncid)) { line("setup", -1, "%s", ""); return; }
+    line("enddef(data mode)", nc_enddef(ncid), "%s", "");
+    line("_enddef(data mode)", nc__enddef(ncid, 0, 4, 0, 4), "%s", "");
+    line("sync(data mode)", nc_sync(ncid), "%s", "");
+    line("redef", nc_redef(ncid), "%s", "");
+    line("redef(define mode)", nc_redef(ncid), "%s", "");
+    line("sync(define mode)", nc_sync(ncid), "%s", "");
+    {
+        NAMEBUF(name);
+        size_t len = SZ;
+        rc = nc_inq_dim(ncid, 99, name, &len);
+        line("inq_dim(99)", rc, "name=%s len=%zu", txt(name), len);
+        rc = nc_inq_dim(ncid, 0, NULL, NULL);
+        line("inq_dim(NULL,NULL)", rc, "%s", "");
+        rc = nc_inq_dimname(ncid, -1, name);
+        line("inq_dimname(-1)", rc, "name=%s", txt(name));
+        rc = nc_inq_varname(ncid, NC_GLOBAL, name);
+        line("inq_varname(global)", rc, "name=%s", txt(name));
+        nc_type t = SI;
+        rc = nc_inq_vartype(ncid, NC_GLOBAL, &t);
+        line("inq_vartype(global)", rc, "t=%d", t);
+        int nd = SI;
+        rc = nc_inq_varndims(ncid, 99, &nd);
+        line("inq_varndims(99)", rc, "nd=%d", nd);
+        int na = SI;
+        rc = nc_inq_varnatts(ncid, NC_GLOBAL, &na);
+        line("inq_varnatts(global)", rc, "na=%d", na);
+        rc = nc_inq_attname(ncid, NC_GLOBAL, 0, name);
+        line("inq_attname(global,0)", rc, "name=%s", txt(name));
+        int vid = SI;
+        rc = nc_inq_varid(ncid, "", &vid);
+        line("inq_varid(\"\")", rc, "v=%d", vid);
+        /* nc_inq_varid with a NULL id pointer: the reference crashes. */
+        int did = SI;
+        rc = nc_inq_dimid(ncid, "", &did);
+        line("inq_dimid(\"\")", rc, "d=%d", did);
+        char path[256];
+        memset(path, 0, sizeof path);
+        size_t pl = SZ;
+        rc = nc_inq_path(ncid, &pl, path);
+        line("inq_path(buf)", rc, "len=%zu path=%s", pl, txt(path));
+    }
+    {
+        short f = 3;
+        line("def_var_fill(global)", nc_def_var_fill(ncid, NC_GLOBAL, 0, &f), "%s", "");
+        line("def_var_fill(99)", nc_def_var_fill(ncid, 99, 0, &f), "%s", "");
+        line("def_var_fill(c, value)", nc_def_var_fill(ncid, 1, 0, "x"), "%s", "");
+        line("put_att(type NAT)", nc_put_att(ncid, NC_GLOBAL, "nat", NC_NAT, 1, &f), "%s", "");
+        line("put_att_text(huge len)", nc_put_att_text(ncid, NC_GLOBAL, "huge", (size_t)-1, "x"), "%s", "");
+        char *sp = NULL;
+        line("get_att_string(text att)", nc_get_att_string(ncid, 0, "units", &sp), "%s", "");
+        line("get_att_string(int att)", nc_get_att_string(ncid, 0, "nums", &sp), "%s", "");
+        line("get_att(units)", nc_get_att(ncid, 0, "units", path_buf), "%s", "");
+    }
+    line("enddef", nc_enddef(ncid), "%s", "");
+    line("rename_var(longer, data mode)", nc_rename_var(ncid, 0, "vvvvvvvv"), "%s", "");
+    line("rename_var(shorter, data mode)", nc_rename_var(ncid, 0, "w"), "%s", "");
+    line("rename_dim(longer, data mode)", nc_rename_dim(ncid, 1, "xxxxxxxx"), "%s", "");
+    line("rename_att(longer, data mode)", nc_rename_att(ncid, 0, "units", "unitsssss"), "%s", "");
+    line("abort", nc_abort(ncid), "%s", "");
+    line("abort(again)", nc_abort(ncid), "%s", "");
+    line("inq_format(closed)", nc_inq_format(ncid, &i1), "%s", "");
+    line("delete(missing)", nc_delete("apicodes_missing_file.nc"), "%s", "");
+    rc = nc_get_chunk_cache(&z1, &z2, &f1);
+    line("get_chunk_cache", rc, "size=%zu nelems=%zu pre=%g", z1, z2, f1);
+    line("set_chunk_cache(pre 2)", nc_set_chunk_cache(1000, 10, 2.0f), "%s", "");
+    line("set_chunk_cache(pre -1)", nc_set_chunk_cache(1000, 10, -1.0f), "%s", "");
+}
+
 /* ---- 8. default format ---------------------------------------------------------------- */
 
 static void
@@ -1249,6 +1326,7 @@ main(void)
         run("atts", sec_atts);
         run("data", sec_data);
         run("dimsizes", sec_dimsizes);
+        run("misc", sec_misc);
     }
     cur_fmt = "any";
     run("default_format", sec_default_format);
