@@ -10,11 +10,15 @@
 #define WITH_NC(ncid) \
     NC *nc; do { int st_ = NC_check_id((ncid), &nc); if (st_) return st_; } while (0)
 
-/* Return the value of expr evaluated with `nm` bound to the NFC form of name. */
+/* Return the value of expr evaluated with `nm` bound to the NFC form of name.
+ * A name that is not valid UTF-8 is looked up as given: legacy files hold
+ * such names (Latin-1 bytes), and the rules for names apply only to names
+ * being created (RETURN_WITH_NEW_NAME). */
 #define RETURN_WITH_NAME(name, nm, expr) do {                     \
         char *norm_ = NULL;                                       \
-        int st_ = NC_normalize_name((name), &norm_);              \
-        if (st_) return st_;                                      \
+        int st_;                                                  \
+        if (NC_normalize_name((name), &norm_) != NC_NOERR)        \
+            norm_ = NULL;                                         \
         {   const char *nm = norm_ ? norm_ : (name);              \
             st_ = (expr); }                                       \
         free(norm_);                                              \

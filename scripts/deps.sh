@@ -7,7 +7,7 @@ need="cmake make gcc pkg-config libutf8proc-dev"
 if [ "${1:-}" = "--test" ]; then
     # The reference tools and library are the oracle of the interop tests;
     # dpkg-dev gives dpkg-architecture for the reference prefix.
-    need="$need netcdf-bin libnetcdf19 dpkg-dev valgrind python3-netcdf4"
+    need="$need netcdf-bin libnetcdf19 dpkg-dev valgrind python3-netcdf4 python3-xarray nco"
 fi
 missing=""
 for p in $need; do
