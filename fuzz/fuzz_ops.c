@@ -324,6 +324,14 @@ verify_all(void)
             n *= k == 0 && is_recvar(&M, v) ? M.numrecs : shp[k];
         memset(buf, 0xA5, sizeof buf);
         int e = nc_get_var(S.ncid, i, buf);
+        if (trace && e)
+            fprintf(stderr, "verify var %d: %d %s\n", i, e, nc_strerror(e));
+        /* A locked NC_memio cannot grow: the fill that enddef deferred
+         * fails at the first access (see fuzz/known_issues). */
+        if (e == NC_EINMEMORY && S.locked) {
+            S.uncertain = 1;
+            return;
+        }
         CHECK(e == NC_NOERR);
         /* The rows of a record variable are contiguous in both. */
         for (size_t j = 0; j < n; j++)
@@ -1134,7 +1142,7 @@ op_data(Rd *r, int put, int form)
          * rewritten in data mode with another type makes every fill fail,
          * as upstream. */
         if (stride_ok)
-            CHECK(e == NC_NOERR || (put && e == NC_EBADTYPE));
+            CHECK(e == NC_NOERR || (put && e == NC_EBADTYPE) || (S.locked && e == NC_EINMEMORY));
     }
     if (e == NC_NOERR && nel > 0) {
         CHECK(n >= 0);              /* accepted: must lie inside */

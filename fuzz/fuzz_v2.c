@@ -311,6 +311,8 @@ op_data(Rd *r, int put, int form)
                 count[i] = 1;
             if (stride[i] > 1 && count[i] > 1 && start[i] + (count[i] - 1) * stride[i] >= MAXREC)
                 count[i] = 1;
+            if (start[i] >= 0 && count[i] > MAXREC - start[i])
+                count[i] = MAXREC - start[i];
         }
         if (count[i] < 0 || count[i] > BIGBUF || nel * (size_t)(count[i] < 0 ? 0 : count[i]) > BIGBUF)
             nel = BIGBUF + 1;
