@@ -266,14 +266,15 @@ special_number(ctx *c, const char *w, size_t n, int neg)
     cval *v = &c->num;
     memset(v, 0, sizeof *v);
 #define IS(s) (n == sizeof(s) - 1 && !memcmp(w, s, n))
-    if (!neg && (IS("NaN") || IS("nan"))) { v->t = NC_DOUBLE; v->d = NAN; return 1; }
-    if (!neg && (IS("NaNf") || IS("nanf"))) { v->t = NC_FLOAT; v->f = NAN; return 1; }
-    if (IS("Infinity") || (!neg && IS("DoubleInf"))) { v->t = NC_DOUBLE; v->d = neg ? -INFINITY : INFINITY; return 1; }
-    if (IS("Infinityf") || IS("Inff") || (!neg && IS("FloatInf"))) {
-        v->t = NC_FLOAT; v->f = neg ? -INFINITY : INFINITY; return 1;
-    }
+    if (!neg && (IS("NaN") || IS("nan"))) { v->t = NC_DOUBLE; v->d = NAN; }
+    else if (!neg && (IS("NaNf") || IS("nanf"))) { v->t = NC_FLOAT; v->f = NAN; }
+    else if (IS("Infinity") || (!neg && IS("DoubleInf"))) { v->t = NC_DOUBLE; v->d = neg ? -INFINITY : INFINITY; }
+    else if (IS("Infinityf") || IS("Inff") || (!neg && IS("FloatInf"))) {
+        v->t = NC_FLOAT; v->f = neg ? -INFINITY : INFINITY;
+    } else return 0;
 #undef IS
-    return 0;
+    c->m.specials = 1;          /* "-l c" then defines nan, inf... */
+    return 1;
 }
 
 static const double pow10tab[] = {
@@ -764,6 +765,7 @@ parse_dims(ctx *c)
                      * unlimited dimension this way */
                     if (c->m.unlimdim >= 0) dielib(c, NC_EUNLIMIT);
                     dp->unlimited = 1;
+                    dp->zero = 1;
                     c->m.unlimdim = c->m.ndims - 1;
                 }
             } else if (c->tok == T_NUM) {
@@ -912,7 +914,7 @@ parse_attr(ctx *c, int var, nc_type type, char *name)
         free(text);
         ap->data = out;
         ap->len = total;
-        if (total == 0) { out[0] = 0; ap->len = 1; }   /* "" is stored as one NUL, as upstream does */
+        if (total == 0) { out[0] = 0; ap->len = 1; ap->empty = 1; }   /* "" is stored as one NUL, as upstream does */
     } else {
         size_t es = ncg_typesize(type);
         if (nstr) { die(c, "Data value is not consistent with the expected type: %s", name); }

@@ -48,13 +48,20 @@ dry_run(ncg_model *m)
 int
 ncg_lang_define(void *ctx, ncg_model *m)
 {
+    return ncg_lang_init(ctx, m, 1);
+}
+
+int
+ncg_lang_init(void *ctx, ncg_model *m, int classic_types)
+{
     ncg_lang *g = ctx;
     int stat;
     if ((stat = dry_run(m))) return stat;
+    nc_type maxtype = classic_types ? NC_DOUBLE : NC_UINT64;
     for (int i = 0; i < m->nvars; i++)
-        if (m->vars[i].type < NC_BYTE || m->vars[i].type > NC_DOUBLE) return NC_EBADTYPE;
+        if (m->vars[i].type < NC_BYTE || m->vars[i].type > maxtype) return NC_EBADTYPE;
     for (int i = 0; i < m->natts; i++)
-        if (m->atts[i].type < NC_BYTE || m->atts[i].type > NC_DOUBLE) return NC_EBADTYPE;
+        if (m->atts[i].type < NC_BYTE || m->atts[i].type > maxtype) return NC_EBADTYPE;
     g->m = m;
     g->nvars = m->nvars;
     if (m->nvars) {

@@ -54,15 +54,17 @@ typedef struct outctx {
     int lang;                   /* 'b', 'c' or 0 (syntax only) */
     const char *oname;          /* -o */
     const char *ext;
+    const char *input;          /* CDL file name, NULL for stdin */
     ncg_bin bin;
-    ncg_c c;
-    ncg_lang lg;                /* -l f77 / -l java */
+    ncg_lang lg;                /* -l c / -l f77 / -l java */
     char *path;
     const ncg_sink *inner;      /* the generator: ncg_bin_sink, ncg_c_sink, ... */
     void *innerctx;             /* its state: &bin, &c or &lg */
 } outctx;
 
-/* the output name is only known once the dataset name has been parsed */
+/* The output name is only known once the dataset name has been parsed: -o,
+ * else (as upstream) the input file's base name without its extension, else
+ * (standard input) the dataset name; plus ".nc" (".cdf" for -n). */
 static int
 set_outname(void *vctx, const char *dsname)
 {
@@ -70,13 +72,19 @@ set_outname(void *vctx, const char *dsname)
     const char *base = o->oname;
     if (base) o->path = strdup(base);
     else {
-        size_t n = strlen(dsname) + strlen(o->ext) + 1;
+        size_t len = strlen(dsname);
+        if (o->input) {
+            const char *slash = strrchr(o->input, '/'), *dot;
+            base = slash ? slash + 1 : o->input;
+            dot = strrchr(base, '.');
+            len = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+        } else base = dsname;
+        size_t n = len + strlen(o->ext) + 1;
         o->path = malloc(n);
-        if (o->path) snprintf(o->path, n, "%s%s", dsname, o->ext);
+        if (o->path) snprintf(o->path, n, "%.*s%s", (int)len, base, o->ext);
     }
     if (!o->path) return 1;
     o->bin.path = o->path;
-    o->c.path = o->path;
     o->lg.path = o->path;
     return 0;
 }
@@ -165,6 +173,7 @@ main(int argc, char **argv)
             return 7;
         }
         opt.cdlname = argv[0];
+        o.input = argv[0];
     }
     text = read_all(in, &len);
     if (in != stdin) fclose(in);
@@ -176,11 +185,11 @@ main(int argc, char **argv)
     } else if (lang == 'c' || lang == 'F' || lang == 'j') {
         /* the program reaches stdout only when the whole input was good */
         if (!(ctmp = tmpfile())) { perror("tmpfile"); goto done; }
-        o.c.out = o.lg.out = ctmp;
-        o.c.mainname = o.lg.mainname = mainname;
+        o.lg.out = ctmp;
+        o.lg.mainname = mainname;
         o.lg.header_only = opt.header_only;
         o.inner = lang == 'c' ? &ncg_c_sink : lang == 'F' ? &ncg_f77_sink : &ncg_java_sink;
-        o.innerctx = lang == 'c' ? (void *)&o.c : (void *)&o.lg;
+        o.innerctx = &o.lg;
         ret = ncg_run(text, len, &opt, &forward_sink, &o, set_outname);
         if (!ret) {
             char buf[65536];

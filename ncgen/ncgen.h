@@ -19,6 +19,7 @@ typedef struct ncg_dim {
     char *name;
     size_t len;                 /* declared length; 0 for the unlimited one */
     int unlimited;
+    int zero;                   /* declared "= 0", which is NC_UNLIMITED */
     int id;                     /* id given by the sink */
 } ncg_dim;
 
@@ -28,6 +29,7 @@ typedef struct ncg_att {
     nc_type type;
     size_t len;                 /* number of elements */
     void *data;                 /* native values (text for NC_CHAR) */
+    int empty;                  /* NC_CHAR written "": len is 1, data one NUL */
 } ncg_att;
 
 typedef struct ncg_var {
@@ -52,6 +54,7 @@ typedef struct ncg_model {
     int cmode;                  /* creation mode for nc_create */
     int nofill;                 /* -x */
     int unlimdim;               /* index of the unlimited dim or -1 */
+    int specials;               /* the CDL used NaN or infinity words */
 } ncg_model;
 
 typedef struct ncg_sink {
@@ -92,15 +95,7 @@ typedef struct ncg_bin {
     int made;                   /* file exists on disk and is ours */
 } ncg_bin;
 extern const ncg_sink ncg_bin_sink;
-typedef struct ncg_c {
-    void *out;                  /* FILE* the program is printed to */
-    const char *path;           /* netCDF file the program creates */
-    const char *mainname;       /* -M */
-    unsigned long nslab;        /* counter for unique array names */
-} ncg_c;
-extern const ncg_sink ncg_c_sink;
-
-/* -l f77 and -l java: data are captured per variable, the program is
+/* -l c, -l f77 and -l java: data are captured per variable, the program is
  * printed at finish() (genf77.c holds the shared part) */
 typedef struct ncg_lang {
     void *out;                  /* FILE* the program is printed to */
@@ -112,10 +107,14 @@ typedef struct ncg_lang {
     size_t *cap, *len;          /* bytes allocated / valid */
     int nvars;
 } ncg_lang;
+extern const ncg_sink ncg_c_sink;
 extern const ncg_sink ncg_f77_sink;
 extern const ncg_sink ncg_java_sink;
-/* sink methods shared by the f77 and java generators (ctx is an ncg_lang) */
+/* sink methods shared by the text generators (ctx is an ncg_lang) */
 int ncg_lang_define(void *ctx, ncg_model *m);
+/* checks the model against the library and starts the capture; with
+ * classic_types only the six classic types are accepted */
+int ncg_lang_init(void *ctx, ncg_model *m, int classic_types);
 int ncg_lang_put(void *ctx, const ncg_model *m, int var, const size_t *start,
                  const size_t *count, const void *buf);
 void ncg_lang_free(ncg_lang *g);

@@ -70,6 +70,8 @@ check() {
 
 for cdl in "$SRC"/cdl/*.cdl "$SRC"/lang/*.cdl; do
     name=$(basename "$cdl" .cdl)
+    # deliberate data differences from the reference (refbug files marked so)
+    grep -q '^// nolang' "$cdl" && continue
     check f77 f "$cdl" "$name-f77"
     check java java "$cdl" "$name-java"
     check f77 f "$cdl" "$name-f77-x" -x
