@@ -305,8 +305,8 @@ op_data(Rd *r, int put, int form)
         stride[i] = form >= 2 ? (long)(u8(r) % 5) - 1 : 1;
         if (i == 0 && is_rec(x) && put) {
             /* Never past MAXREC: clamp the record dim of a put. */
-            if (start[i] > MAXREC)
-                start[i] = MAXREC;
+            if (start[i] >= MAXREC)
+                start[i] = MAXREC - 1;  /* ncvarput1 ignores the count */
             if (count[i] > MAXREC)
                 count[i] = 1;
             if (stride[i] > 1 && count[i] > 1 && start[i] + (count[i] - 1) * stride[i] >= MAXREC)

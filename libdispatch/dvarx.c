@@ -182,6 +182,43 @@ natural_map(int ndims, const size_t *edges, const ptrdiff_t *imap)
     return 1;
 }
 
+/* Before a count sizes the row buffer: start beyond a fixed-size dimension
+ * is NC_EINVALCOORDS, a count beyond it NC_EEDGE (starts first, as the
+ * format checks), and a count whose row would overflow size_t is NC_EEDGE.
+ * Unlimited dimensions are left to the format (a put may extend them).
+ * Without this an absurd count was multiplied into a short buffer and the
+ * rows were copied past its end. */
+static int
+varm_check_counts(int ncid, int varid, int ndims, const size_t *start, const size_t *edges,
+                  size_t elsize)
+{
+    int dimids[NC_MAX_VAR_DIMS], unlim[NC_MAX_DIMS], nunlim = 0, stat;
+    size_t len[NC_MAX_VAR_DIMS];
+    int fixed[NC_MAX_VAR_DIMS];
+    if ((stat = nc_inq_vardimid(ncid, varid, dimids)))
+        return stat;
+    if (nc_inq_unlimdims(ncid, &nunlim, NULL) || nunlim > NC_MAX_DIMS
+        || (nunlim > 0 && nc_inq_unlimdims(ncid, &nunlim, unlim)))
+        nunlim = 0;
+    for (int i = 0; i < ndims; i++) {
+        fixed[i] = 1;
+        for (int u = 0; u < nunlim; u++)
+            if (unlim[u] == dimids[i])
+                fixed[i] = 0;
+        if ((stat = nc_inq_dimlen(ncid, dimids[i], &len[i])))
+            return stat;
+    }
+    for (int i = 0; i < ndims; i++)
+        if (fixed[i] && start[i] > len[i])
+            return NC_EINVALCOORDS;
+    for (int i = 0; i < ndims; i++)
+        if (fixed[i] && edges[i] > len[i] - start[i])
+            return NC_EEDGE;
+    if (edges[ndims - 1] > SIZE_MAX / elsize)
+        return NC_EEDGE;
+    return NC_NOERR;
+}
+
 /* Shared body of get and put varm: walk rows, move each through a buffer. */
 static int
 varm_rows(NC *nc, int ncid, int varid, const size_t *start, const size_t *edges,
@@ -202,6 +239,8 @@ varm_rows(NC *nc, int ncid, int varid, const size_t *start, const size_t *edges,
         if (edges[i] == 0)  /* nothing to move; let the format check the coordinates */
             return isput ? nc->dispatch->put_vara(ncid, varid, start, edges, value, memtype)
                          : nc->dispatch->get_vara(ncid, varid, start, edges, value, memtype);
+    if ((stat = varm_check_counts(ncid, varid, ndims, start, edges, elsize)))
+        return stat;
     d = ndims - 1;
     if ((row = malloc(edges[d] * elsize)) == NULL)
         return NC_ENOMEM;
