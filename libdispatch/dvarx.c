@@ -189,17 +189,23 @@ natural_map(int ndims, const size_t *edges, const ptrdiff_t *imap)
  * Without this an absurd count was multiplied into a short buffer and the
  * rows were copied past its end. */
 static int
-varm_check_counts(int ncid, int varid, int ndims, const size_t *start, const size_t *edges,
-                  size_t elsize)
+varm_check_counts(NC *nc, int ncid, int varid, int ndims, const size_t *start,
+                  const size_t *edges, size_t elsize)
 {
     int dimids[NC_MAX_VAR_DIMS], unlim[NC_MAX_DIMS], nunlim = 0, stat;
     size_t len[NC_MAX_VAR_DIMS];
     int fixed[NC_MAX_VAR_DIMS];
     if ((stat = nc_inq_vardimid(ncid, varid, dimids)))
         return stat;
-    if (nc_inq_unlimdims(ncid, &nunlim, NULL) || nunlim > NC_MAX_DIMS
-        || (nunlim > 0 && nc_inq_unlimdims(ncid, &nunlim, unlim)))
+    /* A user-defined format's table may lack inq_unlimdims: then its one
+     * unlimited dimension, if any, from inq. */
+    if (nc->dispatch->inq_unlimdims == NULL) {
+        if (nc_inq_unlimdim(ncid, &unlim[0]) == NC_NOERR && unlim[0] >= 0)
+            nunlim = 1;
+    } else if (nc_inq_unlimdims(ncid, &nunlim, NULL) || nunlim > NC_MAX_DIMS
+               || (nunlim > 0 && nc_inq_unlimdims(ncid, &nunlim, unlim))) {
         nunlim = 0;
+    }
     for (int i = 0; i < ndims; i++) {
         fixed[i] = 1;
         for (int u = 0; u < nunlim; u++)
@@ -239,7 +245,7 @@ varm_rows(NC *nc, int ncid, int varid, const size_t *start, const size_t *edges,
         if (edges[i] == 0)  /* nothing to move; let the format check the coordinates */
             return isput ? nc->dispatch->put_vara(ncid, varid, start, edges, value, memtype)
                          : nc->dispatch->get_vara(ncid, varid, start, edges, value, memtype);
-    if ((stat = varm_check_counts(ncid, varid, ndims, start, edges, elsize)))
+    if ((stat = varm_check_counts(nc, ncid, varid, ndims, start, edges, elsize)))
         return stat;
     d = ndims - 1;
     if ((row = malloc(edges[d] * elsize)) == NULL)
