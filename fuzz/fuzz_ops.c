@@ -1176,7 +1176,9 @@ op_data(Rd *r, int put, int form)
                     for (size_t b = 0; b < es; b++)
                         CHECK(buf[o * es + b] == 0xA5);
         }
-    } else if (e != NC_NOERR && put && !clean_error(e)) {
+    } else if (e != NC_NOERR && put && (!clean_error(e) || form == 1 || form == 2)) {
+        /* A strided put that fails on a bad coordinate has written the
+         * elements before it, as upstream. */
         memset(v->known, 0, sizeof v->known);
     }
     /* Even a put of nothing moves the record count to start + count, as

@@ -396,6 +396,13 @@ op_data(Rd *r, int put, int form)
     default: ok = put ? ncvarputg(ncid, varid, start, count, stride, imapb, p)
                       : ncvargetg(ncid, varid, start, count, stride, imapb, p); break;
     }
+    if (trace) {
+        fprintf(stderr, "%s form %d var %d type %d ok %d ncerr %d n %ld inside %d:", put ? "put" : "get",
+                form, varid, (int)x->type, ok, ncerr, n, inside);
+        for (int i = 0; i < nd; i++)
+            fprintf(stderr, " [%ld %ld %ld %ld]", start[i], count[i], stride[i], imap[i]);
+        fprintf(stderr, "\n");
+    }
     if (is_rec(x) && put && !indef) {
         /* Even a put of nothing moves the record count to start + count,
          * as upstream does. */
@@ -408,7 +415,9 @@ op_data(Rd *r, int put, int form)
     }
     if (ok != 0) {
         v2_failed();
-        if (put && uncertain)
+        /* A strided put that fails on a bad coordinate has written the
+         * elements before it, as upstream. */
+        if (put && (uncertain || form >= 2))
             memset(x->known, 0, sizeof x->known);
         int good_stride = 1;
         for (int i = 0; i < nd; i++)
