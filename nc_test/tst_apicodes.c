@@ -1259,6 +1259,61 @@ sec_misc(void)
     line("set_chunk_cache(pre -1)", nc_set_chunk_cache(1000, 10, -1.0f), "%s", "");
 }
 
+/* ---- the netCDF-2 API: return value and ncerr ------------------------------------------ */
+
+#define V2(tag, call) do { ncerr = 0; rc = (call); line(tag, rc, "ncerr=%d", ncerr); } while (0)
+
+static void
+sec_v2(void)
+{
+    int ncid, rc;
+    long lv = -7, coords[2] = {0, 0}, big[2] = {9, 9}, cnt[2] = {1, 3};
+    nc_type t;
+    int len = SI;
+    char buf[64];
+    short sbuf[8];
+    ncopts = 0;  /* report, do not print or exit */
+    if (make_file(fpath("v2"), cur_cmode, &ncid)) { line("setup", -1, "%s", ""); return; }
+    nc_close(ncid);
+    V2("ncopen(missing)", ncopen("apicodes_v2_missing.nc", NC_NOWRITE));
+    V2("ncopen(\"\")", ncopen("", NC_NOWRITE));
+    ncid = ncopen(fpath("v2"), NC_WRITE);
+    V2("ncdimid(nope)", ncdimid(ncid, "nope"));
+    V2("ncvarid(nope)", ncvarid(ncid, "nope"));
+    V2("ncdiminq(99)", ncdiminq(ncid, 99, buf, &lv));
+    V2("ncdimdef(data mode)", ncdimdef(ncid, "z", 3));
+    V2("ncvarinq(99)", ncvarinq(ncid, 99, buf, &t, &len, NULL, &len));
+    V2("ncattinq(99,units)", ncattinq(ncid, 99, "units", &t, &len));
+    V2("ncattinq(0,nope)", ncattinq(ncid, 0, "nope", &t, &len));
+    V2("ncattget(0,empty)", ncattget(ncid, 0, "empty", buf));
+    V2("ncattget(0,enums)", ncattget(ncid, 0, "enums", buf));
+    V2("ncattname(0,99)", ncattname(ncid, 0, 99, buf));
+    V2("ncattdel(data mode)", ncattdel(ncid, 0, "units"));
+    V2("ncattrename(0,nope)", ncattrename(ncid, 0, "nope", "zz"));
+    V2("ncattput(bad type)", ncattput(ncid, NC_GLOBAL, "q", 99, 1, buf));
+    V2("ncattput(new, data mode)", ncattput(ncid, NC_GLOBAL, "q", NC_CHAR, 1, "a"));
+    V2("ncvarget1(bad index)", ncvarget1(ncid, 0, big, sbuf));
+    V2("ncvarget(bad count)", ncvarget(ncid, 0, coords, big, sbuf));
+    V2("ncvarget(c)", ncvarget(ncid, 1, coords, cnt + 1, buf));
+    V2("ncvarput1(99)", ncvarput1(ncid, 99, coords, sbuf));
+    V2("ncvarputg(zero stride)", ncvarputg(ncid, 0, coords, cnt, (long[]){0, 0}, NULL, sbuf));
+    V2("ncvargetg(zero stride)", ncvargetg(ncid, 0, coords, cnt, (long[]){0, 0}, NULL, sbuf));
+    V2("ncrecinq", ncrecinq(ncid, &len, NULL, NULL));
+    V2("ncredef", ncredef(ncid));
+    V2("ncredef(again)", ncredef(ncid));
+    V2("ncvardef(bad type)", ncvardef(ncid, "w", 99, 0, NULL));
+    V2("ncvardef(dup)", ncvardef(ncid, "v", NC_INT, 0, NULL));
+    V2("ncdimdef(neg)", ncdimdef(ncid, "neg", -1));
+    V2("ncdimdef(dup)", ncdimdef(ncid, "x", 3));
+    V2("ncsetfill(5)", ncsetfill(ncid, 5));
+    V2("ncendef", ncendef(ncid));
+    V2("ncendef(again)", ncendef(ncid));
+    V2("ncclose", ncclose(ncid));
+    V2("ncclose(again)", ncclose(ncid));
+    V2("nctypelen(99)", nctypelen(99));
+    V2("nctypelen(uint64)", nctypelen(NC_UINT64));
+}
+
 /* ---- 8. default format ---------------------------------------------------------------- */
 
 static void
@@ -1327,6 +1382,7 @@ main(void)
         run("data", sec_data);
         run("dimsizes", sec_dimsizes);
         run("misc", sec_misc);
+        run("v2", sec_v2);
     }
     cur_fmt = "any";
     run("default_format", sec_default_format);
