@@ -897,6 +897,20 @@ do_get(int ncid, int varid, const size_t *start, const size_t *count, const ptrd
     return read_rows(&rq, value);
 }
 
+/* A write that failed must not grow the record count: put back the count
+ * (and, under NC_SHARE, the one on disk) from before the call. */
+static int
+undo_numrecs(NC3_info *info, unsigned long long numrecs, int ndirty, int stat)
+{
+    if (info->numrecs == numrecs)
+        return stat;
+    info->numrecs = numrecs;
+    info->flags = (info->flags & ~NC3_NDIRTY) | ndirty;
+    if (info->flags & NC3_SHARE)
+        (void)nc3_write_numrecs(info);
+    return stat;
+}
+
 static int
 do_put(int ncid, int varid, const size_t *start, const size_t *count, const ptrdiff_t *stride,
        const void *value, nc_type memtype)
@@ -904,8 +918,9 @@ do_put(int ncid, int varid, const size_t *start, const size_t *count, const ptrd
     NC3_info *info;
     NC3_var *var;
     req rq;
-    int stat, empty = 0;
+    int stat, empty = 0, ndirty;
     size_t zero[1] = {0}, pcount[NC_MAX_VAR_DIMS];
+    unsigned long long numrecs;
     if ((stat = lookup(ncid, varid, 1, stride != NULL, &info, &var))
         || (stat = check_types(info, var, &memtype, &rq)))
         return stat;
@@ -926,16 +941,20 @@ do_put(int ncid, int varid, const size_t *start, const size_t *count, const ptrd
             return NC_EEDGE;
     }
     /* Upstream's vara grows the record count to start+count even when
-     * nothing is written; strided access does not. */
+     * nothing is written; strided access does not.  From here on a
+     * failure puts the count back. */
+    numrecs = info->numrecs;
+    ndirty = info->flags & NC3_NDIRTY;
     if (var->isrec && stride == NULL && (stat = nc3_set_numrecs(info, (unsigned long long)start[0] + count[0])))
-        return stat;
+        return undo_numrecs(info, numrecs, ndirty, stat);
     if (var->ndims && any_zero(var, count))
         return NC_NOERR;
     if (stride && valid_box(info, var, start, count, stride, 1, pcount, &empty)) {
         if (empty || value == NULL)
             return NC_EINVALCOORDS;
-        return move_box(ncid, varid, var, start, count, stride, pcount, 1, NULL, value,
+        stat = move_box(ncid, varid, var, start, count, stride, pcount, 1, NULL, value,
                         memtype, rq.memlen);
+        return stat && stat != NC_ERANGE ? undo_numrecs(info, numrecs, ndirty, stat) : stat;
     }
     if (value == NULL)
         return NC_EINVAL;
@@ -944,10 +963,12 @@ do_put(int ncid, int varid, const size_t *start, const size_t *count, const ptrd
         if (info->version != 5 && last >= NC3_XUINT_MAX)
             return NC_EINVALCOORDS;
         if ((stat = nc3_set_numrecs(info, last + 1)))
-            return stat;
+            return undo_numrecs(info, numrecs, ndirty, stat);
     }
     plan(&rq, start, count, stride);
-    return write_rows(&rq, value);
+    stat = write_rows(&rq, value);
+    /* NC_ERANGE: the data were written (with conversion losses). */
+    return stat && stat != NC_ERANGE ? undo_numrecs(info, numrecs, ndirty, stat) : stat;
 }
 
 int

@@ -261,40 +261,103 @@ check_voffs(const NC3_info *info)
 }
 
 /* Move existing data up after the header or a section grew (upstream's
- * move_recs_r then move_vars_r, from the end so nothing is overwritten). */
+ * move_recs_r then move_vars_r), in large runs: old variables of one kind
+ * that lie back to back and move by the same distance go together, so when
+ * only the header grew the whole record section (and the whole fixed
+ * section) is one move.  Everything goes from the highest offset down
+ * (nc3_io_move copies each run from its end), so with destinations never
+ * below sources no byte is overwritten before it is copied, whatever the
+ * overlap.  Not crash-safe: see docs/classic-safety.md. */
+
+/* The runs of old variables of kind isrec: runs[2i] is the first member,
+ * runs[2i+1] the last; members lie back to back in the old layout and move
+ * by the same distance.  Returns the number of runs. */
+static size_t
+find_runs(const NC3_info *info, int isrec, size_t *runs)
+{
+    const NC3_info *old = info->old;
+    size_t v, n = 0, first = 0, last = 0;
+    int open = 0;
+    long long delta = 0, next = 0;
+    for (v = 0; v < old->nvars; v++) {
+        const NC3_var *ov = old->vars[v];
+        if (ov->isrec != isrec)
+            continue;
+        if (open && ov->begin == next && info->vars[v]->begin - ov->begin == delta) {
+            last = v;
+        } else {
+            if (open) {
+                runs[2 * n] = first;
+                runs[2 * n + 1] = last;
+                n++;
+            }
+            open = 1;
+            first = last = v;
+            delta = info->vars[v]->begin - ov->begin;
+        }
+        next = ov->begin + (long long)ov->len;
+    }
+    if (open) {
+        runs[2 * n] = first;
+        runs[2 * n + 1] = last;
+        n++;
+    }
+    return n;
+}
+
+/* Bytes of a run: from its first member's start to its last member's end. */
+static unsigned long long
+run_bytes(const NC3_info *old, const size_t *run)
+{
+    const NC3_var *a = old->vars[run[0]], *b = old->vars[run[1]];
+    return (unsigned long long)(b->begin - a->begin) + b->len;
+}
+
 static int
 move_data(NC3_info *info)
 {
     NC3_info *old = info->old;
-    int stat;
-    size_t v;
+    int stat = NC_NOERR;
+    size_t nrun, i;
+    size_t *runs = NULL;
     unsigned long long r;
-    if (info->nvars == 0)
+    if (info->nvars == 0 || old->nvars == 0)
         return NC_NOERR;
+    if ((runs = malloc(2 * old->nvars * sizeof *runs)) == NULL)
+        return NC_ENOMEM;
     if (info->begin_rec > old->begin_rec || info->recsize > old->recsize) {
-        for (r = old->numrecs; r-- > 0;)
-            for (v = old->nvars; v-- > 0;) {
-                const NC3_var *nv = info->vars[v], *ov = old->vars[v];
-                long long to, from;
-                if (!nv->isrec)
-                    continue;
-                to = nv->begin + (long long)(info->recsize * r);
-                from = ov->begin + (long long)(old->recsize * r);
-                if (to != from && (stat = nc3_io_move(info, to, from, ov->len)))
-                    return stat;
-            }
+        nrun = find_runs(info, 1, runs);
+        if (nrun == 1 && info->recsize == old->recsize && old->numrecs > 0) {
+            /* Record layout unchanged: the whole section is one move. */
+            const NC3_var *nv = info->vars[runs[0]], *ov = old->vars[runs[0]];
+            stat = nc3_io_move(info, nv->begin, ov->begin,
+                               old->recsize * (old->numrecs - 1) + run_bytes(old, runs));
+        } else {
+            for (r = old->numrecs; r-- > 0 && stat == NC_NOERR;)
+                for (i = nrun; i-- > 0;) {
+                    const NC3_var *nv = info->vars[runs[2 * i]], *ov = old->vars[runs[2 * i]];
+                    long long to = nv->begin + (long long)(info->recsize * r);
+                    long long from = ov->begin + (long long)(old->recsize * r);
+                    if (to != from && (stat = nc3_io_move(info, to, from, run_bytes(old, runs + 2 * i))))
+                        break;
+                }
+        }
+        if (stat)
+            goto done;
         info->numrecs = old->numrecs;
     }
     if (info->begin_var > old->begin_var) {
-        for (v = old->nvars; v-- > 0;) {
-            const NC3_var *nv = info->vars[v], *ov = old->vars[v];
-            if (nv->isrec)
-                continue;
-            if (nv->begin > ov->begin && (stat = nc3_io_move(info, nv->begin, ov->begin, ov->len)))
-                return stat;
+        nrun = find_runs(info, 0, runs);
+        for (i = nrun; i-- > 0;) {
+            const NC3_var *nv = info->vars[runs[2 * i]], *ov = old->vars[runs[2 * i]];
+            if (nv->begin > ov->begin
+                && (stat = nc3_io_move(info, nv->begin, ov->begin, run_bytes(old, runs + 2 * i))))
+                goto done;
         }
     }
-    return NC_NOERR;
+done:
+    free(runs);
+    return stat;
 }
 
 static int

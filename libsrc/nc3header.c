@@ -10,7 +10,19 @@
  * An empty list is written as two zeros (tag 0, count 0).
  * The decoder never allocates more than the file's bytes can justify:
  * every element count is checked against the bytes left in the file.
+ *
+ * Error codes follow upstream's reader where they mean something to a
+ * client: bytes past the end of the file read as zeros (a truncated header
+ * can still open, or fail on a zero type with NC_EINVAL); a list tag that
+ * does not match a non-zero count is the errno EINVAL; a type code outside
+ * the atomic types is NC_EINVAL; a bad dimension id NC_EBADDIM; the
+ * unlimited dimension not first NC_EUNLIMPOS; a variable too large for
+ * the format NC_EVARSIZE (checked before data offsets, as upstream); data
+ * offsets out of order or negative (a CDF-1 begin >= 2^31) NC_ENOTNC.
+ * Where upstream crashes, hangs or reports an artefact of its buffering
+ * (E2BIG, NC_ENOMEM on absurd counts), NC_ENOTNC is kept.
  */
+#include <errno.h>
 #define _XOPEN_SOURCE 700
 #include <stdlib.h>
 #include <string.h>
@@ -185,6 +197,10 @@ nc3_header_write(NC3_info *info)
 
 /* ---- decoding ------------------------------------------------------------- */
 
+/* Bytes past the end of the file that may be read (as zeros): enough for
+ * upstream's answers on truncated headers, bounded for hostile counts. */
+#define PAST_EOF (1u << 20)
+
 typedef struct hreader {
     ncio *io;
     unsigned long long fsize;   /* bytes in the file */
@@ -194,14 +210,15 @@ typedef struct hreader {
     int v;                      /* version */
 } hreader;
 
-/* Make n more bytes available at the cursor, or NC_ENOTNC past the end. */
+/* Make n more bytes available at the cursor; bytes past the end of the
+ * file read as zeros (as upstream's), at most PAST_EOF of them. */
 static int
 need(hreader *r, size_t n)
 {
-    size_t want, ncap;
+    size_t want, ncap, limit = (size_t)r->fsize + PAST_EOF, got = 0;
     unsigned char *nb;
     int stat;
-    if (n > r->fsize || r->pos > r->fsize - n)
+    if (n > limit || r->pos > limit - n)
         return NC_ENOTNC;
     if (r->pos + n <= r->loaded)
         return NC_NOERR;
@@ -209,13 +226,17 @@ need(hreader *r, size_t n)
     ncap = r->loaded ? r->loaded * 2 : 65536;
     if (ncap < want)
         ncap = want;
-    if (ncap > r->fsize)
-        ncap = (size_t)r->fsize;
+    if (ncap > limit)
+        ncap = limit;
     if ((nb = realloc(r->buf, ncap)) == NULL)
         return NC_ENOMEM;
     r->buf = nb;
-    if ((stat = r->io->read_at(r->io, (long long)r->loaded, nb + r->loaded, ncap - r->loaded)))
-        return stat;
+    if (r->loaded < r->fsize) {
+        got = ncap < r->fsize ? ncap - r->loaded : (size_t)r->fsize - r->loaded;
+        if ((stat = r->io->read_at(r->io, (long long)r->loaded, nb + r->loaded, got)))
+            return stat;
+    }
+    memset(nb + r->loaded + got, 0, ncap - r->loaded - got);
     r->loaded = ncap;
     return NC_NOERR;
 }
@@ -258,10 +279,11 @@ getN(hreader *r, unsigned long long *x)
     return stat;
 }
 
+/* Bytes the rest of the header may use (file bytes and zeros past EOF). */
 static size_t
 remaining(const hreader *r)
 {
-    return (size_t)(r->fsize - r->pos);
+    return (size_t)(r->fsize + PAST_EOF - r->pos);
 }
 
 static int
@@ -272,22 +294,16 @@ get_name(hreader *r, char **namep, size_t *lenp)
     char *s;
     if ((stat = getN(r, &n)))
         return stat;
-    if (n == 0 || n > NC_MAX_NAME)
+    /* Longer names would overrun clients' NC_MAX_NAME+1 buffers. */
+    if (n > NC_MAX_NAME)
         return NC_ENOTNC;
     if ((stat = need(r, rnd4((size_t)n))))
         return stat;
-    /* Any bytes are accepted (name rules apply to names being created:
-     * legacy files hold Latin-1 names).  A name renamed shorter in data
-     * mode keeps its length, NUL padded; a NUL inside is not a C string. */
-    {
-        const char *p = (const char *)r->buf + r->pos;
-        size_t clen = strnlen(p, (size_t)n), k;
-        for (k = clen; k < n; k++)
-            if (p[k] != 0)
-                return NC_ENOTNC;
-        if (clen == 0)
-            return NC_ENOTNC;
-    }
+    /* Any bytes are accepted, as upstream does (name rules apply to names
+     * being created: legacy files hold Latin-1 names; a name renamed
+     * shorter in data mode keeps its length, NUL padded).  The name is the
+     * C string up to the first NUL; namelen keeps the stored length so the
+     * header is written back unchanged. */
     if ((s = calloc(1, (size_t)n + 1)) == NULL)
         return NC_ENOMEM;
     memcpy(s, r->buf + r->pos, (size_t)n);
@@ -298,7 +314,8 @@ get_name(hreader *r, char **namep, size_t *lenp)
 }
 
 /* Types readable from any classic file (upstream accepts CDF-5 types in
- * CDF-1/2 headers as well); NC_STRING has no external form. */
+ * CDF-1/2 headers as well); NC_STRING has no external form (upstream
+ * accepts it and crashes later). */
 static int
 get_type(hreader *r, nc_type *tp)
 {
@@ -307,26 +324,43 @@ get_type(hreader *r, nc_type *tp)
     if ((stat = get32(r, &t)))
         return stat;
     if (t < NC_BYTE || t > NC_UINT64)
-        return NC_ENOTNC;
+        return NC_EINVAL;
     *tp = (nc_type)t;
     return NC_NOERR;
 }
 
-/* List header: tag and count; ABSENT (0, 0) or the expected tag. */
+/* List header: tag and count.  A zero count means absent whatever the
+ * tag (as upstream).  The count is not trusted for allocation: arrays grow
+ * as elements are parsed, and each element consumes bytes of the (bounded)
+ * header, so a huge count fails when the bytes run out. */
 static int
-get_list(hreader *r, unsigned long long tag, size_t minelem, unsigned long long *np)
+get_list(hreader *r, unsigned long long tag, unsigned long long *np)
 {
     unsigned long long t, n;
     int stat;
     if ((stat = get32(r, &t)) || (stat = getN(r, &n)))
         return stat;
-    if (n == 0) {
-        if (t != 0 && t != tag)
-            return NC_ENOTNC;
-    } else if (t != tag || n > remaining(r) / minelem) {
-        return NC_ENOTNC;
-    }
+    if (n != 0 && t != tag)
+        return EINVAL;          /* upstream's code: the errno, not NC_EINVAL */
     *np = n;
+    return NC_NOERR;
+}
+
+/* Make room for one more pointer in *arr (of *cap). */
+static int
+grow(void *arrp, size_t *cap, size_t used)
+{
+    void ***arr = arrp;
+    size_t ncap;
+    void **na;
+    if (used < *cap)
+        return NC_NOERR;
+    ncap = *cap ? 2 * *cap : 16;
+    if ((na = realloc(*arr, ncap * sizeof **arr)) == NULL)
+        return NC_ENOMEM;
+    memset(na + *cap, 0, (ncap - *cap) * sizeof *na);
+    *arr = na;
+    *cap = ncap;
     return NC_NOERR;
 }
 
@@ -337,19 +371,15 @@ get_atts(hreader *r, NC3_attarray *a)
 {
     unsigned long long n, i;
     int stat;
-    size_t cnt = r->v == 5 ? 8 : 4;
-    if ((stat = get_list(r, TAG_ATTRIBUTE, cnt + 4 + 4 + cnt, &n)))
+    if ((stat = get_list(r, TAG_ATTRIBUTE, &n)))
         return stat;
-    if (n == 0)
-        return NC_NOERR;
-    if ((a->v = calloc((size_t)n, sizeof *a->v)) == NULL)
-        return NC_ENOMEM;
-    a->cap = (size_t)n;
     for (i = 0; i < n; i++) {
-        NC3_att *att = calloc(1, sizeof *att);
+        NC3_att *att;
         unsigned long long ne;
         size_t xl;
-        if (att == NULL)
+        if ((stat = grow(&a->v, &a->cap, a->n)))
+            return stat;
+        if ((att = calloc(1, sizeof *att)) == NULL)
             return NC_ENOMEM;
         a->v[a->n++] = att;
         if ((stat = get_name(r, &att->name, &att->namelen)) || (stat = get_type(r, &att->type))
@@ -413,22 +443,18 @@ get_vars(hreader *r, NC3_info *info)
     unsigned long long n, i, j, nd, x;
     int stat;
     size_t cnt = r->v == 5 ? 8 : 4;
-    size_t minvar = cnt + 4 + cnt + 4 + cnt + 4 + cnt + (r->v == 1 ? 4 : 8);
-    if ((stat = get_list(r, TAG_VARIABLE, minvar, &n)))
+    if ((stat = get_list(r, TAG_VARIABLE, &n)))
         return stat;
-    if (n == 0)
-        return NC_NOERR;
-    if ((info->vars = calloc((size_t)n, sizeof *info->vars)) == NULL)
-        return NC_ENOMEM;
-    info->varcap = (size_t)n;
     for (i = 0; i < n; i++) {
-        NC3_var *var = calloc(1, sizeof *var);
-        if (var == NULL)
+        NC3_var *var;
+        if ((stat = grow(&info->vars, &info->varcap, info->nvars)))
+            return stat;
+        if ((var = calloc(1, sizeof *var)) == NULL)
             return NC_ENOMEM;
         info->vars[info->nvars++] = var;
         if ((stat = get_name(r, &var->name, &var->namelen)) || (stat = getN(r, &nd)))
             return stat;
-        if (nd > NC_MAX_VAR_DIMS || nd > remaining(r) / cnt)
+        if (nd > remaining(r) / cnt)
             return NC_ENOTNC;
         var->ndims = (size_t)nd;
         var->dimids = calloc(nd ? nd : 1, sizeof *var->dimids);
@@ -439,24 +465,31 @@ get_vars(hreader *r, NC3_info *info)
         for (j = 0; j < nd; j++) {
             if ((stat = getN(r, &x)))
                 return stat;
-            if (x >= info->ndims)
-                return NC_ENOTNC;
-            var->dimids[j] = (int)x;
+            /* 32-bit ids are signed; anything out of range is NC_EBADDIM
+             * when the shapes are computed, after all variables are read. */
+            var->dimids[j] = x > (unsigned long long)NC3_XINT_MAX ? -1 : (int)x;
         }
         if ((stat = get_atts(r, &var->atts)) || (stat = get_type(r, &var->type))
             || (stat = getN(r, &x)))                /* vsize: recomputed below */
             return stat;
+        /* begin is signed: a CDF-1 begin >= 2^31 is negative (upstream);
+         * the layout checks reject it. */
         if (r->v == 1) {
             if ((stat = get32(r, &x)))
                 return stat;
-        } else if ((stat = get64(r, &x))) {
-            return stat;
+            var->begin = x > (unsigned long long)NC3_XINT_MAX ? (long long)x - (1LL << 32) : (long long)x;
+        } else {
+            if ((stat = get64(r, &x)))
+                return stat;
+            var->begin = x > (unsigned long long)INT64_MAX ? -1 : (long long)x;
         }
-        if (x > (unsigned long long)INT64_MAX)
+    }
+    /* Shapes after the whole list, as upstream (its NC_computeshapes). */
+    for (i = 0; i < info->nvars; i++) {
+        if ((stat = nc3_var_shape(info, info->vars[i])))
+            return stat;
+        if (info->vars[i]->ndims > NC_MAX_VAR_DIMS)
             return NC_ENOTNC;
-        var->begin = (long long)x;
-        if ((stat = nc3_var_shape(info, var)))
-            return stat == NC_EVARSIZE ? NC_EVARSIZE : NC_ENOTNC;
     }
     return NC_NOERR;
 }
@@ -523,7 +556,6 @@ static int
 compute_layout(NC3_info *info)
 {
     NC3_var *first_var = NULL, *first_rec = NULL;
-    long long prev;
     size_t i, nrec = 0;
     info->begin_var = info->begin_rec = (long long)info->xsz;
     info->recsize = 0;
@@ -557,7 +589,18 @@ compute_layout(NC3_info *info)
     if (info->begin_var <= 0 || (long long)info->xsz > info->begin_var
         || info->begin_rec <= 0 || info->begin_var > info->begin_rec)
         return NC_ENOTNC;
-    /* Fixed vars in order, then record vars in order, without overlap. */
+    return NC_NOERR;
+}
+
+/* After the size checks (upstream's order): fixed vars in order, then
+ * record vars in order, without overlap; records addressable. */
+static int
+check_offsets(const NC3_info *info)
+{
+    long long prev;
+    size_t i;
+    if (info->nvars == 0)
+        return NC_NOERR;
     prev = info->begin_var;
     for (i = 0; i < info->nvars; i++) {
         NC3_var *var = info->vars[i];
@@ -591,12 +634,16 @@ nc3_header_read(NC3_info *info)
     hreader r;
     long long fsize;
     unsigned long long n, i, x;
-    int stat, nunlim = 0;
+    int stat;
     memset(&r, 0, sizeof r);
     r.io = info->io;
     if ((stat = info->io->get_size(info->io, &fsize)))
         return stat;
     r.fsize = (unsigned long long)fsize;
+    if (fsize < 8) {                /* magic and a 4-byte numrecs at least */
+        stat = NC_ENOTNC;
+        goto done;
+    }
     if ((stat = need(&r, 4)))
         goto done;
     if (memcmp(r.buf, "CDF", 3) != 0 || (r.buf[3] != 1 && r.buf[3] != 2 && r.buf[3] != 5)) {
@@ -610,29 +657,25 @@ nc3_header_read(NC3_info *info)
     info->numrecs = x;
     /* dimensions */
     {
-        size_t cnt = r.v == 5 ? 8 : 4;
-        if ((stat = get_list(&r, TAG_DIMENSION, cnt + 4 + cnt, &n)))
+        if ((stat = get_list(&r, TAG_DIMENSION, &n)))
             goto done;
-        if (n) {
-            if ((info->dims = calloc((size_t)n, sizeof *info->dims)) == NULL) {
-                stat = NC_ENOMEM;
-                goto done;
-            }
-            info->dimcap = (size_t)n;
+        /* Zero bytes past the end parse as valid dimensions: bound the
+         * count by the file's bytes (a little slack for truncated files). */
+        if (n > (r.fsize - r.pos) / 8 + 1024) {
+            stat = NC_ENOTNC;
+            goto done;
         }
         for (i = 0; i < n; i++) {
-            NC3_dim *d = calloc(1, sizeof *d);
-            if (d == NULL) {
+            NC3_dim *d;
+            if ((stat = grow(&info->dims, &info->dimcap, info->ndims)))
+                goto done;
+            if ((d = calloc(1, sizeof *d)) == NULL) {
                 stat = NC_ENOMEM;
                 goto done;
             }
             info->dims[info->ndims++] = d;
             if ((stat = get_name(&r, &d->name, &d->namelen)) || (stat = getN(&r, &d->size)))
                 goto done;
-            if (d->size == 0 && ++nunlim > 1) {
-                stat = NC_ENOTNC;
-                goto done;
-            }
         }
         /* Duplicate names are kept: look-ups find the last (as upstream). */
         if ((stat = nc3_dim_index_rebuild(info)))
@@ -645,9 +688,9 @@ nc3_header_read(NC3_info *info)
     if ((stat = nc3_var_index_rebuild(info)))
         goto done;
     info->xsz = nc3_header_len(info);
-    if ((stat = compute_layout(info)))
+    if ((stat = compute_layout(info)) || (stat = check_vlens(info)))
         goto done;
-    stat = check_vlens(info);
+    stat = check_offsets(info);
 done:
     free(r.buf);
     return stat;

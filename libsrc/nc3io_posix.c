@@ -37,6 +37,7 @@ typedef struct px_io {
     int wact;               /* write-behind region started at woff */
     long long woff;         /* file offset of the region; bytes at wbuf + woff % PX_PAGE */
     size_t wlen;            /* bytes held */
+    int werr;               /* sticky: a write-behind flush failed, data lost */
 } px_io;
 
 static unsigned char *
@@ -89,16 +90,22 @@ px_pwrite(px_io *p, long long off, const unsigned char *b, size_t n)
     return NC_NOERR;
 }
 
-/* Write out the write-behind region (it is dropped even on error, so a
- * failing device cannot wedge close). */
+/* Write out the write-behind region.  It is dropped even on error, so a
+ * failing device cannot wedge close; but writes the caller was told had
+ * succeeded are then lost, so the error sticks: every later write, sync,
+ * resize and close of this handle reports it, and nothing more (such as a
+ * record count claiming the lost data) is written. */
 static int
 px_flush(px_io *p)
 {
     int stat = NC_NOERR;
+    if (p->werr)
+        return p->werr;
     if (p->wact && p->wlen > 0)
         stat = px_pwrite(p, p->woff, wbase(p), p->wlen);
     p->wact = 0;
     p->wlen = 0;
+    p->werr = stat;
     return stat;
 }
 
@@ -185,6 +192,8 @@ px_reserve(ncio *io, long long off, size_t n, unsigned char **pp)
     px_io *p = (px_io *)io;
     int stat;
     *pp = NULL;
+    if (p->werr)
+        return p->werr;
     if (p->share || n > PX_BUF)
         return NC_NOERR;
     if (!(p->wact && off == p->woff + (long long)p->wlen && p->wlen + n <= PX_BUF)) {
@@ -204,6 +213,8 @@ px_write_at(ncio *io, long long off, const void *buf, size_t n)
     px_io *p = (px_io *)io;
     int stat;
     r_forget(p, off, n);
+    if (p->werr)
+        return p->werr;
     if (n == 0)
         return NC_NOERR;
     if (p->share)
