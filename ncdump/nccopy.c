@@ -8,11 +8,16 @@
  * buffer size: fixed variables by blocks of whole trailing sub-arrays,
  * record variables record by record, so memory stays bounded whatever the
  * file size.  Options that only concern netCDF-4 output (-d -s -c -F -M)
- * are accepted and have no effect on classic output, as upstream. */
+ * are accepted and have no effect on classic output, as upstream.
+ * The tool is a function, nccopy_run() (nctools.h), so that a fuzz target
+ * can run it in-process: a fatal error longjmps back to it, which aborts
+ * the output (a file still being defined is removed), closes the input and
+ * frees what the run allocated. */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,15 +26,68 @@
 #include <unistd.h>
 
 #include "netcdf.h"
+#include "nctools.h"
 
 #define COPY_BUFFER_SIZE 5000000
 
 static const char *progname = "nccopy";
+static FILE *errf;                   /* diagnostics (stderr for the tool) */
+static jmp_buf fail_jmp;             /* where a fatal error returns to */
+
+typedef struct {
+    int n;
+    char **names;
+} namelist;
+
+/* What a run holds, released by end_run whichever way it ends. */
+static struct {
+    int in, out;                     /* open files, or -1 */
+    void *buf;                       /* copy buffer */
+    char *spec;                      /* copy of the -c argument */
+    namelist vdata, vdef;            /* -v and -V lists */
+} run = {-1, -1, NULL, NULL, {0, NULL}, {0, NULL}};
+
+static void
+free_list(namelist *l)
+{
+    int i;
+    for (i = 0; i < l->n; i++)
+        free(l->names[i]);
+    free(l->names);
+    l->n = 0;
+    l->names = NULL;
+}
+
+/* Releases the run; failed != 0 aborts the output instead of closing it. */
+static int
+end_run(int failed)
+{
+    int stat = NC_NOERR, s2;
+    if (run.out >= 0)
+        stat = failed ? nc_abort(run.out) : nc_close(run.out);
+    if (run.in >= 0 && (s2 = nc_close(run.in)) && !stat)
+        stat = s2;
+    run.in = run.out = -1;
+    free(run.buf);
+    run.buf = NULL;
+    free(run.spec);
+    run.spec = NULL;
+    free_list(&run.vdata);
+    free_list(&run.vdef);
+    return stat;
+}
+
+static _Noreturn void
+fail_out(void)
+{
+    fflush(errf);
+    longjmp(fail_jmp, 1);
+}
 
 static void
 usage(void)
 {
-    fprintf(stderr,
+    fprintf(errf,
         "%s: %s [-k kind] [-[3|4|6|7]] [-d n] [-s] [-c chunkspec] [-u] [-w] [-[v|V] varlist] [-[g|G] grplist] [-m n] [-h n] [-e n] [-r] [-F filterspec] [-Ln] [-Mn] infile outfile\n"
         "  [-k kind] specify kind of netCDF format for output file, default same as input\n"
         "\t    kind strings: 'classic', '64-bit offset', 'cdf5',\n"
@@ -62,13 +120,13 @@ usage(void)
         progname, progname, nc_inq_libvers());
 }
 
-static void
+static _Noreturn void
 fail(const char *fmt, const char *arg)
 {
-    fprintf(stderr, "%s: ", progname);
-    fprintf(stderr, fmt, arg);
-    fputc('\n', stderr);
-    exit(EXIT_FAILURE);
+    fprintf(errf, "%s: ", progname);
+    fprintf(errf, fmt, arg);
+    fputc('\n', errf);
+    fail_out();
 }
 
 /* A library error: message and exit status as upstream's NC_CHECK. */
@@ -76,9 +134,9 @@ static void
 check(int stat, int line)
 {
     if (stat != NC_NOERR) {
-        fprintf(stderr, "%s\n", nc_strerror(stat));
-        fprintf(stderr, "Location: file nccopy.c; line %d\n", line);
-        exit(EXIT_FAILURE);
+        fprintf(errf, "%s\n", nc_strerror(stat));
+        fprintf(errf, "Location: file nccopy.c; line %d\n", line);
+        fail_out();
     }
 }
 #define CHECK(x) check((x), __LINE__)
@@ -126,14 +184,14 @@ size_arg(int opt, const char *s)
         }
     }
     if (v < 0) {
-        fprintf(stderr, "%s: Suffix used for '-%c' option value must be K, M, G, T, or P\n",
+        fprintf(errf, "%s: Suffix used for '-%c' option value must be K, M, G, T, or P\n",
                 progname, opt);
-        exit(EXIT_FAILURE);
+        fail_out();
     }
     /* (double)SIZE_MAX rounds up to 2^64 (2^32), itself out of range */
     if (!(v < (double)SIZE_MAX)) {
-        fprintf(stderr, "%s: Value for '-%c' option out of range: %s\n", progname, opt, s);
-        exit(EXIT_FAILURE);
+        fprintf(errf, "%s: Value for '-%c' option out of range: %s\n", progname, opt, s);
+        fail_out();
     }
     return (size_t)v;
 }
@@ -153,26 +211,30 @@ check_not_same_file(const char *in, const char *out)
         fail("%s", "output would overwrite input");
 }
 
-typedef struct {
-    int n;
-    char **names;
-} namelist;
-
+/* Splits a comma-separated list (a repeated option replaces the list). */
 static void
 make_list(const char *arg, namelist *l)
 {
-    char *copy = strdup(arg), *tok, *save = NULL;
+    char *copy, *tok, *save = NULL;
     int cap = 1;
     const char *c;
+    free_list(l);
     for (c = arg; *c; c++)
         if (*c == ',')
             cap++;
+    copy = strdup(arg);
     l->names = malloc(sizeof(char *) * (size_t)cap);
-    l->n = 0;
-    if (!copy || !l->names)
+    if (!copy || !l->names) {
+        free(copy);
         fail("%s", "out of memory");
-    for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-        l->names[l->n++] = strdup(tok);
+    }
+    for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (!(l->names[l->n] = strdup(tok))) {
+            free(copy);
+            fail("%s", "out of memory");
+        }
+        l->n++;
+    }
     free(copy);
 }
 
@@ -282,6 +344,28 @@ copy_block(int in, int ivar, int out, int ovar, int rank, size_t *start, size_t 
     }
 }
 
+/* 1 if some record variable selected by the -V and -v lists (NULL: all)
+ * has data to copy (no other dimension of length 0). */
+static int
+copy_any_record_var(int in, int nvars, int unlimid, const namelist *vdef, const namelist *vdata)
+{
+    int v, j;
+    for (v = 0; v < nvars; v++) {
+        char name[NC_MAX_NAME + 1];
+        int nd, dimids[NC_MAX_VAR_DIMS];
+        size_t len = 1;
+        CHECK(nc_inq_var(in, v, name, NULL, &nd, dimids, NULL));
+        if (!(nd > 0 && dimids[0] == unlimid) || (vdef && !in_list(vdef, name)) ||
+            (vdata && !in_list(vdata, name)))
+            continue;
+        for (j = 1; j < nd && len > 0; j++)
+            CHECK(nc_inq_dimlen(in, dimids[j], &len));
+        if (len > 0)
+            return 1;
+    }
+    return 0;
+}
+
 /* Bytes of copy buffer to allocate: the -m size, but never less than one
  * value (8 bytes) nor more than the largest slab a copy can use (a whole
  * fixed variable, one record of a record variable), so "-m 1P" on a small
@@ -310,22 +394,25 @@ copy_buffer_bytes(int in, int nvars, int unlimid, size_t bufsize)
     return bufsize < 8 ? 8 : bufsize < need ? bufsize : need;
 }
 
-int
-main(int argc, char *argv[])
+/* The tool proper; a fatal error longjmps out of it to nccopy_run. */
+static int
+copy_main(int argc, char *argv[])
 {
-    int c, kind = -1, in, out, stat, cmode, informat;
+    int c, kind = -1, stat, cmode, informat, id;
     int unlim_to_fixed = 0, in_memory = 0, out_memory = 0;
     size_t bufsize = COPY_BUFFER_SIZE;
-    namelist vdata = {0, NULL}, vdef = {0, NULL};
     int have_v = 0, have_V = 0, have_g = 0;
     int want_nc4 = 0, filters = 0;     /* -d/-s and -F imply netCDF-4 output */
     const char *chunkspec = NULL;
     int ndims, nvars, ngatts, unlimid, d, v, a;
-    void *buf;
     size_t bufelems_bytes;
 
-    progname = argv[0];
-    opterr = 1;
+#ifdef __GLIBC__
+    optind = 0;                      /* full re-initialisation of getopt */
+#else
+    optind = 1;
+#endif
+    opterr = (errf == stderr);
     if (argc <= 1) {
         usage();
         return EXIT_FAILURE;
@@ -352,8 +439,8 @@ main(int argc, char *argv[])
              * truncated number) */
             int level = (int)strtol(optarg, NULL, 10);
             if (level < 0 || level > 9) {
-                fprintf(stderr, "%s: invalid deflation level: %d\n", progname, level);
-                exit(EXIT_FAILURE);
+                fprintf(errf, "%s: invalid deflation level: %d\n", progname, level);
+                fail_out();
             }
             if (level > 0)
                 want_nc4 = NC_FORMAT_NETCDF4_CLASSIC;
@@ -369,11 +456,12 @@ main(int argc, char *argv[])
         case 'r': in_memory = 1; break;
         case 'w': out_memory = 1; break;
         case 'g': case 'G': have_g = 1; break;
-        case 'v': make_list(optarg, &vdata); have_v = 1; break;
-        case 'V': make_list(optarg, &vdef); have_V = 1; break;
+        case 'v': make_list(optarg, &run.vdata); have_v = 1; break;
+        case 'V': make_list(optarg, &run.vdef); have_V = 1; break;
         case 'L': fail("%s", "-L specified, but logging support not enabled"); break;
         default:
             usage();
+            end_run(1);
             return EXIT_FAILURE;
         }
     }
@@ -381,37 +469,40 @@ main(int argc, char *argv[])
     argv += optind;
     if (argc != 2) {
         usage();
+        end_run(1);
         return EXIT_FAILURE;
     }
     check_not_same_file(argv[0], argv[1]);
-    stat = nc_open(argv[0], in_memory ? (NC_DISKLESS | NC_NOWRITE) : NC_NOWRITE, &in);
+    stat = nc_open(argv[0], in_memory ? (NC_DISKLESS | NC_NOWRITE) : NC_NOWRITE, &id);
     CHECK(stat);
-    CHECK(nc_inq_format(in, &informat));
+    run.in = id;
+    CHECK(nc_inq_format(run.in, &informat));
     if (have_g && informat != NC_FORMAT_NETCDF4)
         fail("%s", "Group list (-g ...) only permitted for netCDF-4 file");
     {
-        int i, id;
-        for (i = 0; i < vdata.n; i++)
-            if (nc_inq_varid(in, vdata.names[i], &id))
-                fail("%s: No such variable", vdata.names[i]);
-        for (i = 0; i < vdef.n; i++)
-            if (nc_inq_varid(in, vdef.names[i], &id))
-                fail("%s: No such variable", vdef.names[i]);
+        int i;
+        for (i = 0; i < run.vdata.n; i++)
+            if (nc_inq_varid(run.in, run.vdata.names[i], &id))
+                fail("%s: No such variable", run.vdata.names[i]);
+        for (i = 0; i < run.vdef.n; i++)
+            if (nc_inq_varid(run.in, run.vdef.names[i], &id))
+                fail("%s: No such variable", run.vdef.names[i]);
     }
     if (chunkspec) {
         /* only the dimension form names objects that must exist */
-        char *spec = strdup(chunkspec), *tok, *save = NULL;
-        for (tok = spec ? strtok_r(spec, ",", &save) : NULL; tok; tok = strtok_r(NULL, ",", &save)) {
+        char *tok, *save = NULL;
+        run.spec = strdup(chunkspec);
+        for (tok = run.spec ? strtok_r(run.spec, ",", &save) : NULL; tok; tok = strtok_r(NULL, ",", &save)) {
             char *slash = strchr(tok, '/');
-            int id;
             if (strchr(tok, ':'))
                 break;
             if (slash) {
                 *slash = '\0';
-                CHECK(nc_inq_dimid(in, tok, &id));
+                CHECK(nc_inq_dimid(run.in, tok, &id));
             }
         }
-        free(spec);
+        free(run.spec);
+        run.spec = NULL;
     }
     /* As upstream: compression without -k asks for netCDF-4 classic model
      * output, and a filter always for netCDF-4. */
@@ -429,83 +520,89 @@ main(int argc, char *argv[])
     cmode |= NC_CLOBBER;
     if (out_memory)
         cmode |= NC_DISKLESS | NC_PERSIST;
-    CHECK(nc_create(argv[1], cmode, &out));
-    CHECK(nc_set_fill(out, NC_NOFILL, NULL));
+    CHECK(nc_create(argv[1], cmode, &id));
+    run.out = id;
+    CHECK(nc_set_fill(run.out, NC_NOFILL, NULL));
 
     /* definitions */
-    CHECK(nc_inq(in, &ndims, &nvars, &ngatts, &unlimid));
+    CHECK(nc_inq(run.in, &ndims, &nvars, &ngatts, &unlimid));
     for (d = 0; d < ndims; d++) {
         char name[NC_MAX_NAME + 1];
         size_t len;
         int od;
-        CHECK(nc_inq_dim(in, d, name, &len));
-        CHECK(nc_def_dim(out, name, (d == unlimid && !unlim_to_fixed) ? NC_UNLIMITED : len, &od));
+        CHECK(nc_inq_dim(run.in, d, name, &len));
+        CHECK(nc_def_dim(run.out, name, (d == unlimid && !unlim_to_fixed) ? NC_UNLIMITED : len, &od));
     }
     for (a = 0; a < ngatts; a++) {
         char name[NC_MAX_NAME + 1];
-        CHECK(nc_inq_attname(in, NC_GLOBAL, a, name));
-        CHECK(nc_copy_att(in, NC_GLOBAL, name, out, NC_GLOBAL));
+        CHECK(nc_inq_attname(run.in, NC_GLOBAL, a, name));
+        CHECK(nc_copy_att(run.in, NC_GLOBAL, name, run.out, NC_GLOBAL));
     }
     for (v = 0; v < nvars; v++) {
         char name[NC_MAX_NAME + 1];
         nc_type type;
         int nd, dimids[NC_MAX_VAR_DIMS], natts, ov;
-        CHECK(nc_inq_var(in, v, name, &type, &nd, dimids, &natts));
-        if (have_V && !in_list(&vdef, name))
+        CHECK(nc_inq_var(run.in, v, name, &type, &nd, dimids, &natts));
+        if (have_V && !in_list(&run.vdef, name))
             continue;
-        CHECK(nc_def_var(out, name, type, nd, dimids, &ov));
+        CHECK(nc_def_var(run.out, name, type, nd, dimids, &ov));
         for (a = 0; a < natts; a++) {
             char aname[NC_MAX_NAME + 1];
-            CHECK(nc_inq_attname(in, v, a, aname));
-            CHECK(nc_copy_att(in, v, aname, out, ov));
+            CHECK(nc_inq_attname(run.in, v, a, aname));
+            CHECK(nc_copy_att(run.in, v, aname, run.out, ov));
         }
     }
-    CHECK(nc_enddef(out));
+    CHECK(nc_enddef(run.out));
 
     /* data: fixed variables, then record variables record by record */
-    bufelems_bytes = copy_buffer_bytes(in, nvars, unlimid, bufsize);
-    buf = malloc(bufelems_bytes);
-    if (!buf)
+    bufelems_bytes = copy_buffer_bytes(run.in, nvars, unlimid, bufsize);
+    run.buf = malloc(bufelems_bytes);
+    if (!run.buf)
         fail("%s", "out of memory");
     {
         size_t nrecs = 0, r;
         if (unlimid >= 0)
-            CHECK(nc_inq_dimlen(in, unlimid, &nrecs));
+            CHECK(nc_inq_dimlen(run.in, unlimid, &nrecs));
         for (v = 0; v < nvars; v++) {
             char name[NC_MAX_NAME + 1];
             nc_type type;
             int nd, dimids[NC_MAX_VAR_DIMS], ov, j;
             size_t shape[NC_MAX_VAR_DIMS], start[NC_MAX_VAR_DIMS], count[NC_MAX_VAR_DIMS];
-            CHECK(nc_inq_var(in, v, name, &type, &nd, dimids, NULL));
-            if ((have_V && !in_list(&vdef, name)) || (have_v && !in_list(&vdata, name)))
+            CHECK(nc_inq_var(run.in, v, name, &type, &nd, dimids, NULL));
+            if ((have_V && !in_list(&run.vdef, name)) || (have_v && !in_list(&run.vdata, name)))
                 continue;
             if (nd > 0 && dimids[0] == unlimid)
                 continue;
-            CHECK(nc_inq_varid(out, name, &ov));
+            CHECK(nc_inq_varid(run.out, name, &ov));
             for (j = 0; j < nd; j++) {
-                CHECK(nc_inq_dimlen(in, dimids[j], &shape[j]));
+                CHECK(nc_inq_dimlen(run.in, dimids[j], &shape[j]));
                 if (shape[j] == 0)
                     break;
             }
             if (j < nd)
                 continue;
-            copy_block(in, v, out, ov, nd, start, count, shape, 0, buf, bufelems_bytes / type_size(type));
+            copy_block(run.in, v, run.out, ov, nd, start, count, shape, 0, run.buf, bufelems_bytes / type_size(type));
         }
+        /* No record variable to copy: do not walk the records at all (a
+         * hostile header may claim billions of them). */
+        if (!copy_any_record_var(run.in, nvars, unlimid, have_V ? &run.vdef : NULL,
+                                 have_v ? &run.vdata : NULL))
+            nrecs = 0;
         for (r = 0; r < nrecs; r++) {
             for (v = 0; v < nvars; v++) {
                 char name[NC_MAX_NAME + 1];
                 nc_type type;
                 int nd, dimids[NC_MAX_VAR_DIMS], ov, j;
                 size_t shape[NC_MAX_VAR_DIMS], start[NC_MAX_VAR_DIMS], count[NC_MAX_VAR_DIMS];
-                CHECK(nc_inq_var(in, v, name, &type, &nd, dimids, NULL));
-                if ((have_V && !in_list(&vdef, name)) || (have_v && !in_list(&vdata, name)))
+                CHECK(nc_inq_var(run.in, v, name, &type, &nd, dimids, NULL));
+                if ((have_V && !in_list(&run.vdef, name)) || (have_v && !in_list(&run.vdata, name)))
                     continue;
                 if (!(nd > 0 && dimids[0] == unlimid))
                     continue;
-                CHECK(nc_inq_varid(out, name, &ov));
+                CHECK(nc_inq_varid(run.out, name, &ov));
                 shape[0] = 1;
                 for (j = 1; j < nd; j++) {
-                    CHECK(nc_inq_dimlen(in, dimids[j], &shape[j]));
+                    CHECK(nc_inq_dimlen(run.in, dimids[j], &shape[j]));
                     if (shape[j] == 0)
                         break;
                 }
@@ -513,18 +610,23 @@ main(int argc, char *argv[])
                     continue;
                 start[0] = r;
                 count[0] = 1;
-                copy_block(in, v, out, ov, nd, start, count, shape, 1, buf, bufelems_bytes / type_size(type));
+                copy_block(run.in, v, run.out, ov, nd, start, count, shape, 1, run.buf, bufelems_bytes / type_size(type));
             }
         }
     }
-    free(buf);
-    CHECK(nc_close(out));
-    CHECK(nc_close(in));
-    for (c = 0; c < vdata.n; c++)
-        free(vdata.names[c]);
-    for (c = 0; c < vdef.n; c++)
-        free(vdef.names[c]);
-    free(vdata.names);
-    free(vdef.names);
+    CHECK(end_run(0));
     return EXIT_SUCCESS;
+}
+
+int
+nccopy_run(int argc, char *argv[], FILE *err)
+{
+    errf = err ? err : stderr;
+    progname = argv[0];
+    end_run(1);
+    if (setjmp(fail_jmp)) {
+        end_run(1);
+        return EXIT_FAILURE;
+    }
+    return copy_main(argc, argv);
 }

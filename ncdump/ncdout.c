@@ -19,6 +19,15 @@
 
 static char *obuf;          /* output buffer */
 static size_t olen;         /* bytes pending in obuf */
+static FILE *ofile;         /* destination; NULL means stdout */
+
+#define OFILE (ofile ? ofile : stdout)
+
+void
+ncd_out_set(FILE *f)
+{
+    ofile = f;
+}
 
 void
 ncd_out_init(void)
@@ -37,10 +46,10 @@ void
 ncd_out_flush(void)
 {
     if (olen) {
-        fwrite(obuf, 1, olen, stdout);
+        fwrite(obuf, 1, olen, OFILE);
         olen = 0;
     }
-    fflush(stdout);
+    fflush(OFILE);
 }
 
 void
@@ -49,16 +58,17 @@ ncd_out_close(void)
     ncd_out_flush();
     free(obuf);
     obuf = NULL;
+    ofile = NULL;
 }
 
 void
 ncd_write(const char *s, size_t n)
 {
     if (olen + n > OUTCAP) {
-        fwrite(obuf, 1, olen, stdout);
+        fwrite(obuf, 1, olen, OFILE);
         olen = 0;
         if (n > OUTCAP) {
-            fwrite(s, 1, n, stdout);
+            fwrite(s, 1, n, OFILE);
             return;
         }
     }
@@ -76,7 +86,7 @@ void
 ncd_putc(char c)
 {
     if (olen + 1 > OUTCAP) {
-        fwrite(obuf, 1, olen, stdout);
+        fwrite(obuf, 1, olen, OFILE);
         olen = 0;
     }
     obuf[olen++] = c;

@@ -9,8 +9,11 @@
 #define NCDOUT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
-/* Output buffer (stdout). */
+/* Output buffer, written to stdout unless ncd_out_set named another
+ * stream (until the next ncd_out_close). */
+void ncd_out_set(FILE *f);
 void ncd_out_init(void);
 void ncd_out_flush(void);
 void ncd_out_close(void);     /* flush and release the buffer */

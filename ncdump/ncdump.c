@@ -5,14 +5,20 @@
  * formats) follow upstream's observable behaviour exactly.  Sections:
  *   options and messages, names and strings, attributes, header,
  *   data (read in large slabs, formatted without printf), NcML, main.
+ * The tool is a function, ncdump_run() (nctools.h), so that a fuzz target
+ * can run it in-process: a fatal error longjmps back to it, which closes
+ * the file, frees every block still allocated through xmalloc (they are
+ * kept on a list) and resets the option state for the next run.
  * Only the classic data model is printed; files of the enhanced model are
  * printed as far as their classic parts go. */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
 #include <errno.h>
 #include <float.h>
-#include <locale.h>
+#include <limits.h>
 #include <math.h>
+#include <setjmp.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -23,6 +29,7 @@
 #include "netcdf.h"
 #include "ncdout.h"
 #include "nctimefmt.h"
+#include "nctools.h"
 
 #define SLAB_BYTES ((size_t)4 << 20)   /* bytes of data read per call */
 #define PRIM_LEN 100
@@ -56,19 +63,30 @@ static int float_digits = 7, double_digits = 15;
 static int float_prec_set, double_prec_set;
 static int max_line_len = 78;        /* -l value minus 2, as upstream */
 static int linep;                    /* column in the data section */
+static int att_times_col;            /* column of decoded attribute times */
+static FILE *errf;                   /* diagnostics (stderr for the tool) */
+static jmp_buf fail_jmp;             /* where a fatal error returns to */
 
-static void
+/* A fatal error: message already printed; back to ncdump_run. */
+static _Noreturn void
+fail_out(void)
+{
+    ncd_out_flush();
+    fflush(errf);
+    longjmp(fail_jmp, 1);
+}
+
+static _Noreturn void
 die(const char *fmt, ...)
 {
     va_list ap;
     ncd_out_flush();
-    fprintf(stderr, "%s: ", progname);
+    fprintf(errf, "%s: ", progname);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vfprintf(errf, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
-    fflush(stderr);
-    exit(EXIT_FAILURE);
+    fputc('\n', errf);
+    fail_out();
 }
 
 /* A library call that should not fail on an open, valid file. */
@@ -77,25 +95,67 @@ check(int stat)
 {
     if (stat != NC_NOERR) {
         ncd_out_flush();
-        fprintf(stderr, "%s\n", nc_strerror(stat));
-        fprintf(stderr, "Location: file %s; line %d\n", "ncdump.c", 0);
-        exit(EXIT_FAILURE);
+        fprintf(errf, "%s\n", nc_strerror(stat));
+        fprintf(errf, "Location: file %s; line %d\n", "ncdump.c", 0);
+        fail_out();
     }
 }
+
+/* Heap blocks of one run, on a list so that a fatal error frees them. */
+typedef struct block {
+    struct block *prev, *next;
+    max_align_t align[];             /* the caller's bytes */
+} block;
+static block *blocks;
 
 static void *
 xmalloc(size_t n)
 {
-    void *p = malloc(n ? n : 1);
-    if (!p)
+    block *b;
+    if (n > SIZE_MAX - sizeof(block) || !(b = malloc(sizeof(block) + (n ? n : 1))))
         die("out of memory\n");
-    return p;
+    b->prev = NULL;
+    b->next = blocks;
+    if (blocks)
+        blocks->prev = b;
+    blocks = b;
+    return b->align;
+}
+
+static void
+xfree(void *p)
+{
+    block *b;
+    if (!p)
+        return;
+    b = (block *)((char *)p - offsetof(block, align));
+    if (b->prev)
+        b->prev->next = b->next;
+    else
+        blocks = b->next;
+    if (b->next)
+        b->next->prev = b->prev;
+    free(b);
+}
+
+static char *
+xstrdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    return memcpy(xmalloc(n), s, n);
+}
+
+static void
+xfree_all(void)
+{
+    while (blocks)
+        xfree(blocks->align);
 }
 
 static void
 usage(void)
 {
-    fprintf(stderr,
+    fprintf(errf,
         "%s [-c|-h] [-v ...] [[-b|-f] [c|f]] [-l len] [-n name] [-p n[,n]] [-k] [-x] [-s] [-t|-i] [-g ...] [-w] [-F] [-Ln] file\n"
         "  [-c]             Coordinate variable data and header information\n"
         "  [-h]             Header information only, no data\n"
@@ -117,7 +177,7 @@ usage(void)
         "  [-Ln]            Set log level to n (>= 0); ignore if logging not enabled.\n"
         "  file             Name of netCDF file (or URL if DAP access enabled)\n",
         progname);
-    fprintf(stderr, "netcdf library version %s\n", nc_inq_libvers());
+    fprintf(errf, "netcdf library version %s\n", nc_inq_libvers());
 }
 
 /* ---- names and strings ------------------------------------------------- */
@@ -164,7 +224,7 @@ put_name(const char *name)
         p = xmalloc(4 * n + 8);
     ncd_write(p, escape_name(p, name));
     if (p != buf)
-        free(p);
+        xfree(p);
 }
 
 static int
@@ -295,9 +355,9 @@ get_timeinfo(int ncid, int varid, nct_units *tu)
             clen = 0;
         calkind = nct_calendar(cal, clen);
         ok = nct_parse(calkind, units, tu) == 0;
-        free(cal);
+        xfree(cal);
     }
-    free(units);
+    xfree(units);
     return ok;
 }
 
@@ -323,7 +383,6 @@ put_time_string(const nct_units *tu, double v, char *out)
 static void
 print_att_times(int ncid, int varid, nc_type type, size_t len, const void *vals)
 {
-    static int lp;        /* column, kept across calls as upstream does */
     nct_units tu;
     size_t i, sz = type_size(type);
     char s[PRIM_LEN + 2];
@@ -339,16 +398,16 @@ print_att_times(int ncid, int varid, nc_type type, size_t len, const void *vals)
         if (i < len - 1)
             strcat(s, ",");
         n = strlen(s);
-        lp = lp + 1 + (int)n;
-        nl = wrap && (first || lp > max_line_len + 2);
+        att_times_col = att_times_col + 1 + (int)n;
+        nl = wrap && (first || att_times_col > max_line_len + 2);
         if (nl) {
             ncd_puts("\n\t\t  ");
-            lp = 16 + 2 + (int)n;
+            att_times_col = 16 + 2 + (int)n;
         } else
             ncd_putc(' ');
         if (first || nl) {
             ncd_puts("// ");
-            lp += 3;
+            att_times_col += 3;
         }
         ncd_write(s, n);
     }
@@ -436,13 +495,13 @@ print_att(int ncid, int varid, const char *varname, int ia)
         print_att_times(ncid, varid, type, len, vals);
         if (type == NC_CHAR && !strcmp(name, "bounds")) {
             bnode *b = xmalloc(sizeof *b);
-            b->name = strdup((char *)vals);
+            b->name = xstrdup((char *)vals);
             b->varid = varid;
             b->next = bounds_list;
             bounds_list = b;
         }
     }
-    free(vals);
+    xfree(vals);
     ncd_putc('\n');
 }
 
@@ -510,7 +569,7 @@ print_hidden_atts(int ncid)
             ncd_puts(s);
             ncd_puts("\" ;\n");
         }
-        free(s);
+        xfree(s);
     }
     if (!nc_inq_att(ncid, NC_GLOBAL, "_SuperblockVersion", &t, &len) && len == 1) {
         int v;
@@ -1018,7 +1077,7 @@ print_var_data(int ncid, int varid, const var_t *v, const size_t *vdims)
                 emit_values(&st, buf, nn);
             }
         }
-        free(buf);
+        xfree(buf);
         return;
     }
     /* smallest k whose trailing block dims[k..] fits a slab */
@@ -1072,7 +1131,7 @@ print_var_data(int ncid, int varid, const var_t *v, const size_t *vdims)
             if (j < 0)
                 break;
         }
-        free(buf);
+        xfree(buf);
     }
 }
 
@@ -1154,7 +1213,7 @@ do_ncdump(int ncid)
         }
     }
     ncd_puts("}\n");
-    free(dimlens);
+    xfree(dimlens);
 }
 
 /* ---- NcML ------------------------------------------------------------------- */
@@ -1180,7 +1239,7 @@ put_xml_text(const char *attname, const char *s, size_t len)
         case '\0':
             ncd_puts("&#0;");
             if (nuls++ == 0)
-                fprintf(stderr, "Attribute: '%s'; value contains nul characters; producing illegal xml\n", attname);
+                fprintf(errf, "Attribute: '%s'; value contains nul characters; producing illegal xml\n", attname);
             break;
         default:
             if (c < 0x20 || c == 0x7f)
@@ -1190,6 +1249,28 @@ put_xml_text(const char *attname, const char *s, size_t len)
         }
     }
     ncd_putc('"');
+}
+
+
+/* Upstream prints 64-bit NcML attribute values through a double; values
+ * at 2^63 and beyond do not fit the cast, which on x86-64 yields what the
+ * two functions below compute without undefined behaviour: LLONG_MIN, and
+ * for unsigned values from 2^63 the same trick offset by 2^63 (so 2^64,
+ * the double nearest UINT64_MAX, prints as 0). */
+static long long
+x86_ll(double d)
+{
+    if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0))
+        return LLONG_MIN;
+    return (long long)d;
+}
+
+static unsigned long long
+x86_ull(double d)
+{
+    if (!(d >= 9223372036854775808.0))
+        return (unsigned long long)x86_ll(d);
+    return (unsigned long long)x86_ll(d - 9223372036854775808.0) ^ 0x8000000000000000ULL;
 }
 
 static void
@@ -1210,7 +1291,7 @@ print_attx(int ncid, int varid, int ia)
         s[len] = '\0';
         ncd_printf("%s  <attribute name=\"%s\" value=", ind, name);
         put_xml_text(name, s, len);
-        free(s);
+        xfree(s);
     } else {
         double *d = xmalloc((len + 1) * sizeof(double));
         char buf[PRIM_LEN];
@@ -1225,10 +1306,10 @@ print_attx(int ncid, int varid, int ia)
                 ncd_printf("%u", (unsigned int)d[i]);
                 break;
             case NC_INT64:
-                ncd_printf("%lld", (long long)d[i]);
+                ncd_printf("%lld", x86_ll(d[i]));
                 break;
             case NC_UINT64:
-                ncd_printf("%llu", (unsigned long long)d[i]);
+                ncd_printf("%llu", x86_ull(d[i]));
                 break;
             case NC_FLOAT:
                 ncd_fmt_g(buf, (float)d[i], float_digits, 1);
@@ -1243,7 +1324,7 @@ print_attx(int ncid, int varid, int ia)
                 ncd_putc(' ');
         }
         ncd_putc('"');
-        free(d);
+        xfree(d);
     }
     ncd_puts(" />\n");
 }
@@ -1296,8 +1377,8 @@ do_ncdumpx(int ncid, const char *path)
         ncd_puts("  </variable>\n");
     }
     ncd_puts("</netcdf>\n");
-    free(dimlens);
-    free(dnames);
+    xfree(dimlens);
+    xfree(dnames);
 }
 
 /* ---- main ------------------------------------------------------------------ */
@@ -1308,9 +1389,7 @@ name_from_path(const char *path)
     const char *cp = strrchr(path, '/');
     char *s, *dot;
     cp = cp ? cp + 1 : path;
-    s = strdup(cp);
-    if (!s)
-        die("out of memory");
+    s = xstrdup(cp);
     if ((dot = strrchr(s, '.')))
         *dot = '\0';
     return s;
@@ -1357,24 +1436,50 @@ make_list(char *arg, int *np, char ***lp)
             n++;
     *lp = xmalloc(sizeof(char *) * (size_t)n);
     for (tok = strtok_r(arg, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-        (*lp)[i++] = strdup(tok);
+        (*lp)[i++] = xstrdup(tok);
     *np = i;
 }
 
-int
-main(int argc, char *argv[])
+static int cur_ncid = -1;            /* the open file, closed on any exit */
+
+/* Everything a run allocated or opened, released; options back to their
+ * defaults. */
+static void
+end_run(void)
 {
-    int c, ncid, stat, max_len = 80, nameopt = 0;
+    if (cur_ncid >= 0)
+        nc_close(cur_ncid);
+    cur_ncid = -1;
+    xfree_all();
+    bounds_list = NULL;
+    memset(&opt, 0, sizeof opt);
+    opt.lang = LANG_C;
+    float_digits = 7;
+    double_digits = 15;
+    float_prec_set = double_prec_set = 0;
+    max_line_len = 78;
+    linep = 0;
+    att_times_col = 0;
+    ncd_out_close();
+}
+
+/* The tool proper; a fatal error longjmps out of it to ncdump_run. */
+static int
+dump_main(int argc, char *argv[])
+{
+    int c, stat, max_len = 80, nameopt = 0, status = EXIT_SUCCESS;
     char *path;
 
-    setlocale(LC_ALL, "C");
-    progname = argv[0];
-    ncd_out_init();
     if (argc <= 1) {
         usage();
-        return EXIT_SUCCESS;
+        goto done;
     }
-    opterr = 1;
+#ifdef __GLIBC__
+    optind = 0;                      /* full re-initialisation of getopt */
+#else
+    optind = 1;
+#endif
+    opterr = (errf == stderr);
     while ((c = getopt(argc, argv, "b:cd:f:g:hikl:n:p:stv:xwFKL:X:")) != -1) {
         switch (c) {
         case 'h': opt.header_only = 1; break;
@@ -1402,8 +1507,8 @@ main(int argc, char *argv[])
             if (opt.nlgrps == 0)
                 opt.nlgrps = 1;
             for (i = 0; i < opt.nlgrps; i++)
-                free(g[i]);
-            free(g);
+                xfree(g[i]);
+            xfree(g);
             break;
         }
         case 'd': set_sigdigs(optarg); break;
@@ -1426,7 +1531,8 @@ main(int argc, char *argv[])
         case 'L': break;
         default:
             usage();
-            return EXIT_FAILURE;
+            status = EXIT_FAILURE;
+            goto done;
         }
     }
     max_line_len = max_len - 2;
@@ -1434,20 +1540,23 @@ main(int argc, char *argv[])
     argv += optind;
     if (argc != 1) {
         usage();
-        return EXIT_FAILURE;
+        status = EXIT_FAILURE;
+        goto done;
     }
     path = argv[0];
     if (!nameopt)
         opt.name = name_from_path(path);
-    stat = nc_open(path, opt.inmemory ? (NC_DISKLESS | NC_NOWRITE) : NC_NOWRITE, &ncid);
-    if (stat != NC_NOERR)
+    stat = nc_open(path, opt.inmemory ? (NC_DISKLESS | NC_NOWRITE) : NC_NOWRITE, &cur_ncid);
+    if (stat != NC_NOERR) {
+        cur_ncid = -1;
         die("%s: %s", path, nc_strerror(stat));
-    check(nc_inq_format(ncid, &opt.fmt_kind));
+    }
+    check(nc_inq_format(cur_ncid, &opt.fmt_kind));
     if (opt.kind) {
         ncd_printf("%s\n", kind_string(opt.fmt_kind));
     } else if (opt.kind_ext) {
         int fx, mode;
-        check(nc_inq_format_extended(ncid, &fx, &mode));
+        check(nc_inq_format_extended(cur_ncid, &fx, &mode));
         if (fx == NC_FORMATX_NC3)
             ncd_printf("%s mode=%08x\n", (mode & NC_64BIT_DATA) ? "64-bit data"
                        : (mode & NC_64BIT_OFFSET) ? "64-bit offset" : "classic", mode);
@@ -1458,31 +1567,38 @@ main(int argc, char *argv[])
     } else {
         int i, vid;
         for (i = 0; i < opt.nlvars; i++)
-            if (nc_inq_varid(ncid, opt.lvars[i], &vid) != NC_NOERR)
+            if (nc_inq_varid(cur_ncid, opt.lvars[i], &vid) != NC_NOERR)
                 die("%s: No such variable", opt.lvars[i]);
         if (opt.nlgrps > 0 && opt.fmt_kind != NC_FORMAT_NETCDF4) {
-            ncd_out_flush();
-            return EXIT_FAILURE;
+            status = EXIT_FAILURE;
+            goto done;
         }
         if (opt.xml) {
             if (opt.fmt_kind == NC_FORMAT_NETCDF4)
                 die("%s: NcML output (-x) currently only permitted for netCDF classic model", path);
-            do_ncdumpx(ncid, path);
+            do_ncdumpx(cur_ncid, path);
         } else
-            do_ncdump(ncid);
+            do_ncdump(cur_ncid);
     }
-    check(nc_close(ncid));
-    ncd_out_close();
-    while (bounds_list) {
-        bnode *b = bounds_list->next;
-        free(bounds_list->name);
-        free(bounds_list);
-        bounds_list = b;
+    stat = nc_close(cur_ncid);
+    cur_ncid = -1;
+    check(stat);
+done:
+    end_run();
+    return status;
+}
+
+int
+ncdump_run(int argc, char *argv[], FILE *out, FILE *err)
+{
+    errf = err ? err : stderr;
+    progname = argv[0];
+    end_run();
+    ncd_out_set(out ? out : stdout);
+    ncd_out_init();
+    if (setjmp(fail_jmp)) {
+        end_run();
+        return EXIT_FAILURE;
     }
-    for (c = 0; c < opt.nlvars; c++)
-        free(opt.lvars[c]);
-    free(opt.lvars);
-    if (!nameopt)
-        free((char *)opt.name);
-    return EXIT_SUCCESS;
+    return dump_main(argc, argv);
 }

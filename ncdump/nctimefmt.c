@@ -10,7 +10,13 @@
  *   MIXED  0x20000  Julian before 1582-10-15, Gregorian after
  * A calendar with neither Y365 nor Y366 has 360-day years of 30-day months.
  * The sequence of floating-point operations follows the classic ncdump
- * implementation so that decoded strings are identical. */
+ * implementation so that decoded strings are identical.
+ * Dates are computed only while the day number fits an int, base years
+ * within YEAR_LIMIT of the epoch and month offsets within as many years:
+ * beyond that the reference's int arithmetic overflows (it prints garbage
+ * or loops for ages), so ours reports an invalid time, printed as "".  Year loops skip
+ * whole leap cycles, so a date millions of years out costs no more than a
+ * few hundred iterations. */
 #define _POSIX_C_SOURCE 200809L
 #include "nctimefmt.h"
 
@@ -35,6 +41,8 @@
 #define CAL_366 (CHRON | Y366)
 #define CAL_CLIM (Y365)
 #define CAL_MIXED (CAL_STANDARD | MIXED)
+
+#define YEAR_LIMIT 5000000L          /* years from the epoch we compute */
 
 enum { U_BAD = 0, U_MINUTE = 1, U_HOUR, U_DAY, U_WEEK, U_MONTH, U_SEASON, U_YEAR, U_SECOND };
 
@@ -74,53 +82,90 @@ year_days(long y, int t)
     return is_leap(y, t) ? 366 : 360;
 }
 
-/* Epochal hours of a date in calendar t. */
+/* Years after which the leap rule of calendar t repeats. */
+static long
+cycle_years(int t)
+{
+    if (!(t & LEAP) || (t & Y366))
+        return 1;
+    return (t & JUL) ? 4 : 400;
+}
+
+/* Days in the cycle_years(t) years starting at any year. */
+static long
+cycle_days(int t)
+{
+    long y, n = 0;
+    for (y = 0; y < cycle_years(t); y++)
+        n += year_days(y, t);
+    return n;
+}
+
+/* Days in the years [from, to), from <= to. */
+static long
+span_days(long from, long to, int t)
+{
+    long p = cycle_years(t), k = (to - from) / p, days = k * cycle_days(t), y;
+    for (y = from + k * p; y < to; y++)
+        days += year_days(y, t);
+    return days;
+}
+
+/* Epochal hours of a date in calendar t (NaN beyond YEAR_LIMIT). */
 static double
 to_etime(int t, comp_t c)
 {
-    long year = c.year, base = 1970, y;
+    long year = c.year, base = 1970;
     long days = 0;
     int month = c.month, doy;
 
     if (!(t & 0x1))
         year = base = 0;
+    if (year > base + YEAR_LIMIT || year < base - YEAR_LIMIT)
+        return NAN;
     if (month < 1 || month > 12)
         month = 1;
     doy = c.day + ((is_leap(year, t) && month > 2) ? 1 : 0);
     doy += (t & (Y365 | Y366)) ? mcum[month - 1] : 30 * (month - 1);
-    if (year > base) {
-        for (y = year - 1; y >= base; y--)
-            days += year_days(y, t);
-    } else if (year < base) {
-        for (y = year; y < base; y++)
-            days -= year_days(y, t);
-    }
+    if (year > base)
+        days = span_days(base, year, t);
+    else if (year < base)
+        days = -span_days(year, base, t);
     return (double)(days + doy - 1) * 24. + c.hour;
 }
 
-/* Date of epochal hours e in calendar t. */
+/* Date of epochal hours e in calendar t; month 0 (invalid) when e is not
+ * finite or its day number does not fit an int (the reference's cast). */
 static comp_t
 from_etime(double e, int t)
 {
-    comp_t c;
-    long y, base = (t & 0x1) ? 1970 : 0;
-    int doy = (int)floor(e / 24.) + 1, n, i, idoy;
+    comp_t c = {0, 0, 0, 0.0};
+    long y, base = (t & 0x1) ? 1970 : 0, cd = cycle_days(t), k;
+    int doy, n, i, idoy;
     const int *ml;
 
+    if (!(fabs(floor(e / 24.)) < 2147483646.0))
+        return c;
+    doy = (int)floor(e / 24.) + 1;
     c.hour = e - (double)(doy - 1) * 24.;
     if (c.hour >= 24.) {
         doy += 1;
         c.hour -= 24.;
     }
     if (doy > 0) {
-        for (y = base;; y++) {
+        /* whole cycles first: the loop would pass through all their years */
+        k = (doy - 1) / cd;
+        doy -= (int)(k * cd);
+        for (y = base + k * cycle_years(t);; y++) {
             n = year_days(y, t);
             if (doy <= n)
                 break;
             doy -= n;
         }
     } else {
-        for (y = base - 1;; y--) {
+        k = -(long)doy / cd;
+        doy += (int)(k * cd);
+        for (y = base - 1 - k * cycle_years(t);; y--) {
             doy += year_days(y, t);
             if (doy > 0)
                 break;
@@ -375,10 +420,17 @@ rel_to_comp(const nct_units *u, double rt)
     case U_HOUR: delta = rt; break;
     case U_DAY: delta = 24.0 * rt; break;
     case U_WEEK: delta = 168.0 * rt; break;
-    case U_MONTH: idelta = (long)(rt + (rt < 0 ? -1.e-10 : 1.e-10)); break;
-    case U_SEASON: idelta = (long)(3.0 * rt + (rt < 0 ? -1.e-10 : 1.e-10)); break;
-    case U_YEAR: idelta = (long)(12 * rt + (rt < 0 ? -1.e-10 : 1.e-10)); break;
+    case U_MONTH: delta = rt; break;
+    case U_SEASON: delta = 3.0 * rt; break;
+    case U_YEAR: delta = 12 * rt; break;
     default: break;
+    }
+    if (monthly) {
+        comp_t bad = {0, 0, 0, 0.0};
+        /* climatological calendars have no year: only the cast matters */
+        if (!(fabs(delta) < ((t & 0x1) ? 12.0 * YEAR_LIMIT : 9.0e18)))
+            return bad;
+        idelta = (long)(delta + (rt < 0 ? -1.e-10 : 1.e-10));
     }
     base_etm = to_etime(t, base);
     if (monthly) {
@@ -387,6 +439,8 @@ rel_to_comp(const nct_units *u, double rt)
         if (rt == 0.0)
             return base;
         b = from_etime(base_etm, t);
+        if (b.month == 0)
+            return b;                   /* base date out of range */
         dm = idelta + b.month - 1;
         dy = dm >= 0 ? dm / 12 : (dm + 1) / 12 - 1;
         e.year = b.year + dy;

@@ -10,6 +10,8 @@
 #     2^64-1, inf, nan) are refused instead of looping on a 0-byte buffer
 #     (every run has a time limit, so a regression fails, not hangs);
 #     accepted values give a correct copy.
+#  3. A header claiming 2^31-1 records with no record data to copy is
+#     copied at once, as the reference copies it.
 # Exits 77 without the reference tools.
 set -u
 OURCOPY=$1; OURDUMP=$2; CDLDIR=$3; WORK=$4
@@ -111,6 +113,26 @@ for v in 0 10 -1 99999999999 abc; do
     sed 's|^[^:]*: ||' "$WORK/our.err" > "$WORK/our.msg"
     if [ $os -eq $rs ] && cmp -s "$WORK/ref.msg" "$WORK/our.msg"; then ok; else
         failed "nccopy -d '$v': exit $os ($(cat "$WORK/our.err")), reference $rs ($(cat "$WORK/ref.err"))"
+    fi
+done
+# --- 3. a header claiming 2^31-1 records, none of them to copy -------------------
+# (no record variable selected): the copy must not walk the records; output
+# byte-identical to the reference's.
+printf 'netcdf nr {\ndimensions:\n t = UNLIMITED ;\n n = 2 ;\nvariables:\n int x(n) ;\n int r(t, n) ;\ndata:\n x = 1, 2 ;\n}\n' > "$WORK/nr.cdl"
+"$REFGEN" -o "$WORK/nr.nc" "$WORK/nr.cdl" || { echo "FAIL: ncgen"; exit 1; }
+printf '\177\377\377\377' | dd of="$WORK/nr.nc" bs=1 seek=4 conv=notrunc 2> /dev/null
+for args in "-V x" "-v x" "-k cdf5 -v x" "-u -V x"; do
+    rm -f "$WORK/o_ref.nc" "$WORK/o_our.nc"
+    # shellcheck disable=SC2086
+    timeout 60 "$REFCOPY" $args "$WORK/nr.nc" "$WORK/o_ref.nc" > /dev/null 2>&1; rs=$?
+    # shellcheck disable=SC2086
+    timeout 10 "$OURCOPY" $args "$WORK/nr.nc" "$WORK/o_our.nc" > /dev/null 2>&1; os=$?
+    if [ $os -ne $rs ]; then
+        failed "nccopy $args (2^31-1 records): exit $os, reference $rs"
+    elif [ $rs -eq 0 ] && ! cmp -s "$WORK/o_ref.nc" "$WORK/o_our.nc"; then
+        failed "nccopy $args (2^31-1 records): output differs from the reference's"
+    else
+        ok
     fi
 done
 echo "passed: $pass failed: $fail"

@@ -5,7 +5,9 @@
 # abbreviations, prefixes, "since" forms, base-time forms) and per calendar
 # spelling, with the reference ncgen, and requires our ncdump -t and -i to
 # print exactly what the reference ncdump prints (decoded data, the decoded
-# attribute comments, bounds variables).  Exits 77 without the reference.
+# attribute comments, bounds variables); far dates must agree too, and
+# absurd ones (where the reference hangs or prints garbage) must print ""
+# at once.  Exits 77 without the reference.
 set -u
 OURDUMP=$1; WORK=$2
 REFDUMP=${REF_NCDUMP:-/usr/bin/ncdump}
@@ -107,5 +109,71 @@ for opts in "-t" "-i" "-t -h" "-i -h" "-t -v tb,tb_bnds" "-i -x"; do
         pass=$((pass+1))
     fi
 done
+# Far dates, where the reference is still right (day numbers within an int,
+# month offsets within 5 million years): the same strings.
+{
+    echo 'netcdf time_range {'
+    echo 'dimensions:'
+    echo '	n = 8 ;'
+    echo 'variables:'
+    i=0
+    for cal in standard proleptic_gregorian julian noleap all_leap 360_day none; do
+        for u in "months since -4000-03-01" "years since 1-01-01" "weeks since 1970-01-01" \
+                 "days since 2000-01-01" "hours since 1582-10-10 12:00"; do
+            i=$((i+1))
+            echo "	double r$i(n) ; r$i:units = \"$u\" ; r$i:calendar = \"$cal\" ;"
+        done
+    done
+    # no year in a climatological calendar: huge month counts are fine
+    echo '	double rc(n) ; rc:units = "months since 2000-01-01" ; rc:calendar = "none" ;'
+    echo 'data:'
+    j=0
+    while [ $j -lt $i ]; do
+        j=$((j+1))
+        case $((j % 5)) in
+        1|2|3) echo " r$j = 4e6, -4e6, 2e6, -2e6, 1e6, 123456.75, -98765.5, 1e5 ;" ;;
+        *) echo " r$j = 5e8, -5e8, 1e8, -1e8, 2e9, 123456.75, -98765.5, 1e5 ;" ;;
+        esac
+    done
+    echo ' rc = 1e8, -1e8, 1e15, -1e15, 12345678901, 7, -7, 13 ;'
+    echo '}'
+} > "$WORK/time_range.cdl"
+"$REFGEN" -o "$WORK/time_range.nc" "$WORK/time_range.cdl" || { echo "FAIL: reference ncgen"; exit 1; }
+( cd "$WORK" && timeout 300 "$REFDUMP" -t time_range.nc ) > "$WORK/ref.out" 2> /dev/null
+( cd "$WORK" && timeout 300 "$OURDUMP" -t time_range.nc ) > "$WORK/our.out" 2> /dev/null
+if cmp -s "$WORK/ref.out" "$WORK/our.out"; then
+    pass=$((pass+1))
+else
+    fail=$((fail+1)); echo "FAIL: ncdump -t on far dates differs"
+    diff "$WORK/ref.out" "$WORK/our.out" | head -10
+fi
+
+# Absurd values (the reference prints stack garbage or loops for hours):
+# ours must finish at once and print "" for each.
+{
+    echo 'netcdf time_absurd {'
+    echo 'dimensions:'
+    echo '	n = 6 ;'
+    echo 'variables:'
+    echo '	double a(n) ; a:units = "months since 2000-01-01" ;'
+    echo '	double b(n) ; b:units = "years since 2000-01-01" ; b:calendar = "noleap" ;'
+    echo '	double c(n) ; c:units = "days since 2000-01-01" ;'
+    echo '	double d(n) ; d:units = "hours since 2000-01-01" ; d:calendar = "360_day" ;'
+    echo '	double e(n) ; e:units = "days since 999999999999-01-01" ;'
+    echo '	double f(n) ; f:units = "seasons since -999999999999-01-01" ; f:calendar = "julian" ;'
+    echo 'data:'
+    for v in a b c d e f; do
+        echo " $v = 1e160, -1e160, 1e15, -1e15, 3e18, 1e300 ;"
+    done
+    echo '}'
+} > "$WORK/time_absurd.cdl"
+"$REFGEN" -o "$WORK/time_absurd.nc" "$WORK/time_absurd.cdl" || { echo "FAIL: reference ncgen"; exit 1; }
+( cd "$WORK" && timeout 20 "$OURDUMP" -t time_absurd.nc ) > "$WORK/our.out" 2> /dev/null; os=$?
+n=$(grep -c '^ [a-f] = "", "", "", "", "", "" ;$' "$WORK/our.out")
+if [ $os -eq 0 ] && [ "$n" -eq 6 ]; then
+    pass=$((pass+1))
+else
+    fail=$((fail+1)); echo "FAIL: ncdump -t on absurd times: exit $os, $n of 6 variables as \"\""
+fi
 echo "passed: $pass failed: $fail"
 [ $fail -eq 0 ]
