@@ -230,6 +230,7 @@ lex_string(ctx *c)
 {
     const char *p = c->p + 1;
     int startline = c->line;
+    int cut = 0;                /* a raw NUL ends the text, as in upstream's lexer */
     c->slen = 0;
     sput(c, 0); c->slen = 0;
     while (p < c->end && *p != '"') {
@@ -239,9 +240,10 @@ lex_string(ctx *c)
             if (ch == '\n') { /* escaped newline still counts as a line */ }
         } else {
             if (*p == '\n') c->line++;
+            if (!*p) cut = 1;
             ch = *p++;
         }
-        sput(c, ch);
+        if (!cut) sput(c, ch);
     }
     if (p >= c->end) {
         c->line = startline;
