@@ -189,11 +189,68 @@ fill_recs(NC3_info *info, unsigned long long from, unsigned long long to, size_t
     return NC_NOERR;
 }
 
+/* Records of variables added by redef, each per its own fill mode.  Many
+ * small records are filled in batches: read a run of records, lay the fill
+ * values of the new variables into it, write it back (the other bytes are
+ * written back unchanged), instead of one write per record and variable. */
 int
 nc3_fill_records(NC3_info *info, unsigned long long from, unsigned long long to, int only_new_from)
 {
-    /* Records of variables added by redef: each variable's own fill mode. */
-    return fill_recs(info, from, to, only_new_from > 0 ? (size_t)only_new_from : 0, 1);
+    size_t first = only_new_from > 0 ? (size_t)only_new_from : 0, i, nrec = 0;
+    unsigned long long per, r0, r1, r;
+    long long lo = -1, hi = -1;
+    unsigned char *buf;
+    int stat;
+    for (i = 0; i < info->nvars; i++)
+        if (info->vars[i]->isrec)
+            nrec++;
+    /* extent within a record of the variables to fill */
+    for (i = first; i < info->nvars; i++) {
+        const NC3_var *var = info->vars[i];
+        long long end;
+        if (!var->isrec || var->no_fill)
+            continue;
+        end = var->begin + (long long)(nrec == 1 ? info->recsize : var->len);
+        if (lo < 0 || var->begin < lo)
+            lo = var->begin;
+        if (end > hi)
+            hi = end;
+    }
+    if (lo < 0 || to <= from)
+        return NC_NOERR;
+    if (nrec == 1 || info->recsize == 0 || (unsigned long long)(hi - lo) > NC3_IOBUF / 2
+        || to - from < 2)
+        return fill_recs(info, from, to, first, 1);
+    per = 1 + (NC3_IOBUF - (unsigned long long)(hi - lo)) / info->recsize;
+    if ((stat = nc3_iobuf(info, &buf)))
+        return stat;
+    for (r0 = from; r0 < to; r0 = r1) {
+        long long off = lo + (long long)(info->recsize * r0);
+        size_t n;
+        r1 = to - r0 > per ? r0 + per : to;
+        n = (size_t)(info->recsize * (r1 - 1 - r0) + (unsigned long long)(hi - lo));
+        if ((stat = info->io->read_at(info->io, off, buf, n)))
+            return stat;
+        for (i = first; i < info->nvars; i++) {
+            const NC3_var *var = info->vars[i];
+            unsigned char xfill[8];
+            size_t k;
+            if (!var->isrec || var->no_fill)
+                continue;
+            if ((stat = nc3_fill_value(var, xfill)))
+                return stat;
+            for (r = r0; r < r1; r++) {
+                unsigned char *p = buf + (var->begin - lo) + info->recsize * (r - r0);
+                for (k = 0; k + var->xsz <= var->len; k += var->xsz)
+                    memcpy(p + k, xfill, var->xsz);
+                if (k < var->len)       /* padding of a short element run */
+                    memcpy(p + k, xfill, var->len - k);
+            }
+        }
+        if ((stat = info->io->write_at(info->io, off, buf, n)))
+            return stat;
+    }
+    return NC_NOERR;
 }
 
 /* Grow the record count to nrecs, filling new records in fill mode. */

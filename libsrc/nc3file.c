@@ -313,6 +313,62 @@ run_bytes(const NC3_info *old, const size_t *run)
     return (unsigned long long)(b->begin - a->begin) + b->len;
 }
 
+/* Records change size: move batches of records, from the last, each with
+ * one read of the old records, one read of their new place and one write
+ * of it.  The new place is read first so that the bytes between the old
+ * variables' new positions (the new variables' space) keep what the file
+ * held there, exactly as moving each variable on its own leaves them; no
+ * batch's new place overlaps a higher batch's, and each batch's old records
+ * are read before anything is written over them.  NC_EINTERNAL if one
+ * record does not fit the staging buffer (the caller moves run by run). */
+static int
+move_records(NC3_info *info, const size_t *runs, size_t nrun)
+{
+    const NC3_info *old = info->old;
+    const size_t half = NC3_IOBUF / 2;
+    unsigned char *buf, *src, *dst;
+    unsigned long long nr = old->numrecs, r0, r1, r, per;
+    const NC3_var *fo = old->vars[runs[0]], *fn = info->vars[runs[0]];
+    const NC3_var *lo = old->vars[runs[2 * nrun - 2]];
+    unsigned long long lastbytes = run_bytes(old, runs + 2 * (nrun - 1));
+    /* extent of one record's runs, old and new */
+    unsigned long long oext = (unsigned long long)(lo->begin - fo->begin) + lastbytes;
+    unsigned long long next = (unsigned long long)(info->vars[runs[2 * nrun - 2]]->begin - fn->begin) + lastbytes;
+    int stat;
+    size_t i;
+    if (nr == 0)
+        return NC_NOERR;
+    if (oext > half || next > half)
+        return NC_EINTERNAL;
+    per = 1 + (half - (oext > next ? oext : next)) / info->recsize;
+    if ((stat = nc3_iobuf(info, &buf)))
+        return stat;
+    src = buf;
+    dst = buf + half;
+    for (r1 = nr; r1 > 0; r1 = r0) {
+        long long slo, dlo;
+        size_t sn, dn;
+        r0 = r1 > per ? r1 - per : 0;
+        slo = fo->begin + (long long)(old->recsize * r0);
+        dlo = fn->begin + (long long)(info->recsize * r0);
+        sn = (size_t)(old->recsize * (r1 - 1 - r0) + oext);
+        dn = (size_t)(info->recsize * (r1 - 1 - r0) + next);
+        if ((stat = info->io->read_at(info->io, slo, src, sn))
+            || (stat = info->io->read_at(info->io, dlo, dst, dn)))
+            return stat;
+        for (r = r0; r < r1; r++)
+            for (i = 0; i < nrun; i++) {
+                const NC3_var *ov = old->vars[runs[2 * i]], *nv = info->vars[runs[2 * i]];
+                long long from = ov->begin + (long long)(old->recsize * r);
+                long long to = nv->begin + (long long)(info->recsize * r);
+                memcpy(dst + (to - dlo), src + (from - slo), (size_t)run_bytes(old, runs + 2 * i));
+            }
+        if ((stat = info->io->write_at(info->io, dlo, dst, dn)))
+            return stat;
+    }
+    return NC_NOERR;
+}
+
 static int
 move_data(NC3_info *info)
 {
@@ -332,7 +388,10 @@ move_data(NC3_info *info)
             const NC3_var *nv = info->vars[runs[0]], *ov = old->vars[runs[0]];
             stat = nc3_io_move(info, nv->begin, ov->begin,
                                old->recsize * (old->numrecs - 1) + run_bytes(old, runs));
+        } else if (nrun > 0 && (stat = move_records(info, runs, nrun)) != NC_EINTERNAL) {
+            ;   /* batched: done, or failed with stat */
         } else {
+            stat = NC_NOERR;
             for (r = old->numrecs; r-- > 0 && stat == NC_NOERR;)
                 for (i = nrun; i-- > 0;) {
                     const NC3_var *nv = info->vars[runs[2 * i]], *ov = old->vars[runs[2 * i]];
