@@ -1410,6 +1410,9 @@ ncg_run(const char *text, size_t len, const ncg_options *opt, const ncg_sink *si
     if (c->tok == T_GROUP) die(c, "netCDF-4 groups are not supported in the classic model");
     if (!ispunct_(c, '}')) syntax(c, "'}'");
     next(c);
+    /* upstream's lexer returns a stray byte >= 0x80 as a negative token,
+     * which its parser takes for the end of the input */
+    if (c->tok == T_BAD && (unsigned char)*c->tokstart >= 0x80) c->tok = T_EOF;
     if (c->tok != T_EOF) syntax(c, "end of file");
     if (!opt->header_only) pad_records(c);
     if (c->sink) {
