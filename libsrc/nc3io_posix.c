@@ -29,7 +29,12 @@ typedef struct px_io {
     int fd;                 /* open descriptor */
     int share;              /* NC_SHARE: keep nothing between calls */
     char *path;             /* for delete on close */
-    unsigned char *rbuf;    /* PX_BUF + PX_PAGE bytes, page aligned */
+    unsigned char *rbuf;    /* rcap bytes, page aligned */
+    size_t rcap;            /* size of rbuf: grows up to PX_BUF + PX_PAGE */
+    long long fsize;        /* file size as far as this handle knows: read
+                             * ahead stops there (a small file gets a small
+                             * buffer; mapping 1 MiB per open was most of
+                             * the cost of opening it) */
     long long roff;         /* file offset (page aligned) of rbuf[0] */
     size_t rlen;            /* valid bytes in rbuf, 0 if none */
     long long rnext;        /* end of the last peek: sequential detection */
@@ -46,28 +51,28 @@ wbase(const px_io *p)
     return p->wbuf + (size_t)(p->woff % PX_PAGE);
 }
 
-/* pread loop; bytes at or beyond end of file read as zero.  *gotp (may be
- * NULL) receives how many bytes came from the file. */
+/* pread loop of up to n bytes; of the bytes at or beyond end of file, the
+ * first `need` - (bytes read) read as zero and the rest of b is left as it
+ * was (a read-ahead past the end of a small file must not zero, and so
+ * fault in, its whole buffer).  *gotp (may be NULL) receives how many bytes
+ * came from the file. */
 static int
-px_pread(px_io *p, long long off, unsigned char *b, size_t n, size_t *gotp)
+px_pread(px_io *p, long long off, unsigned char *b, size_t n, size_t need, size_t *gotp)
 {
     size_t total = 0;
-    while (n > 0) {
-        ssize_t got = pread(p->fd, b, n, (off_t)off);
+    while (total < n) {
+        ssize_t got = pread(p->fd, b + total, n - total, (off_t)(off + (long long)total));
         if (got < 0) {
             if (errno == EINTR)
                 continue;
             return errno ? errno : NC_EIO;
         }
-        if (got == 0) {             /* past end of file: reads as zeros */
-            memset(b, 0, n);
+        if (got == 0)               /* past end of file: reads as zeros */
             break;
-        }
-        b += got;
-        n -= (size_t)got;
-        off += got;
         total += (size_t)got;
     }
+    if (total < need)
+        memset(b + total, 0, need - total);
     if (gotp != NULL)
         *gotp = total;
     return NC_NOERR;
@@ -76,6 +81,8 @@ px_pread(px_io *p, long long off, unsigned char *b, size_t n, size_t *gotp)
 static int
 px_pwrite(px_io *p, long long off, const unsigned char *b, size_t n)
 {
+    if (off + (long long)n > p->fsize)
+        p->fsize = off + (long long)n;
     while (n > 0) {
         ssize_t put = pwrite(p->fd, b, n, (off_t)off);
         if (put < 0) {
@@ -123,6 +130,25 @@ r_forget(px_io *p, long long off, size_t n)
         p->rlen = 0;
 }
 
+/* Make rbuf hold at least n bytes (n <= PX_BUF + PX_PAGE); its contents
+ * are dropped. */
+static int
+ensure_rbuf(px_io *p, size_t n)
+{
+    void *b = NULL;
+    if (p->rcap >= n)
+        return NC_NOERR;
+    if (n < 4 * PX_PAGE)
+        n = 4 * PX_PAGE;
+    if (posix_memalign(&b, PX_PAGE, n) != 0)
+        return NC_ENOMEM;
+    free(p->rbuf);
+    p->rbuf = b;
+    p->rcap = n;
+    p->rlen = 0;
+    return NC_NOERR;
+}
+
 static int
 alloc_buf(unsigned char **bp)
 {
@@ -148,7 +174,7 @@ px_read_at(ncio *io, long long off, void *buf, size_t n)
         memcpy(buf, p->rbuf + (off - p->roff), n);
         return NC_NOERR;
     }
-    return px_pread(p, off, buf, n, NULL);
+    return px_pread(p, off, buf, n, n, NULL);
 }
 
 static int
@@ -169,14 +195,21 @@ px_peek(ncio *io, long long off, size_t n, const unsigned char **pp)
     }
     start = off - off % PX_PAGE;
     want = (size_t)(end - start + PX_PAGE - 1) / PX_PAGE * PX_PAGE;
-    if (!p->share && off == p->rnext && want < PX_BUF)
-        want = PX_BUF;      /* sequential: read ahead */
-    if ((stat = alloc_buf(&p->rbuf)))
+    if (!p->share && off == p->rnext && want < PX_BUF) {
+        /* sequential: read ahead, but not past the known end of file */
+        size_t ahead = PX_BUF;
+        long long left = p->fsize - start;
+        if (left < (long long)ahead)
+            ahead = left <= (long long)want ? want
+                  : (size_t)(left + PX_PAGE - 1) / PX_PAGE * PX_PAGE;
+        want = ahead;
+    }
+    if ((stat = ensure_rbuf(p, want)))
         return stat;
     if (w_overlaps(p, start, want) && (stat = px_flush(p)))
         return stat;
     p->rlen = 0;
-    if ((stat = px_pread(p, start, p->rbuf, want, &got)))
+    if ((stat = px_pread(p, start, p->rbuf, want, (size_t)(end - start), &got)))
         return stat;
     /* Zeros past the end of the file are not cached: it may grow. */
     p->roff = start;
@@ -248,6 +281,8 @@ px_get_size(ncio *io, long long *sizep)
     if (fstat(p->fd, &sb) != 0)
         return errno ? errno : NC_EIO;
     size = (long long)sb.st_size;
+    if (size > p->fsize)
+        p->fsize = size;    /* grown by another writer */
     if (p->wact && p->wlen > 0 && p->woff + (long long)p->wlen > size)
         size = p->woff + (long long)p->wlen;
     *sizep = size;
@@ -264,6 +299,7 @@ px_set_size(ncio *io, long long size)
     p->rlen = 0;
     if (ftruncate(p->fd, (off_t)size) != 0)
         return errno ? errno : NC_EIO;
+    p->fsize = size;
     return NC_NOERR;
 }
 
@@ -318,8 +354,11 @@ px_new(const char *path, int fd, int writable, int share, ncio **iop)
     p->base.peekmax = PX_BUF;
     p->base.writable = writable;
     p->base.chunk = 4096;
-    if (fstat(fd, &sb) == 0 && sb.st_blksize > 4096)
-        p->base.chunk = ((size_t)sb.st_blksize + 7) & ~(size_t)7;
+    if (fstat(fd, &sb) == 0) {
+        p->fsize = (long long)sb.st_size;
+        if (sb.st_blksize > 4096)
+            p->base.chunk = ((size_t)sb.st_blksize + 7) & ~(size_t)7;
+    }
     *iop = &p->base;
     return NC_NOERR;
 }
