@@ -357,6 +357,10 @@ lookup(int ncid, int varid, int forwrite, int strided, NC3_info **infop, NC3_var
         return stat;
     if (!strided && (stat = check_mode(info, forwrite)))
         return stat;
+    /* Upstream's classic vara (and so var1) names the global pseudo
+     * variable NC_EGLOBAL; its generic strided code says NC_ENOTVAR. */
+    if (!strided && varid == NC_GLOBAL)
+        return NC_EGLOBAL;
     if (varid < 0 || (size_t)varid >= info->nvars)
         return NC_ENOTVAR;
     *infop = info;

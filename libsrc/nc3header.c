@@ -279,6 +279,16 @@ getN(hreader *r, unsigned long long *x)
     return stat;
 }
 
+/* A dimension length: CDF-5 lengths use all 64 bits (nc_def_dim takes up
+ * to NC_MAX_UINT64 - 3, and the reference reads any value).  Nothing is
+ * allocated or addressed from it: nc3_var_shape checks every product of
+ * lengths against 63-bit offsets before it is used. */
+static int
+get_dimlen(hreader *r, unsigned long long *x)
+{
+    return r->v == 5 ? get64(r, x) : get32(r, x);
+}
+
 /* Bytes the rest of the header may use (file bytes and zeros past EOF). */
 static size_t
 remaining(const hreader *r)
@@ -674,7 +684,7 @@ nc3_header_read(NC3_info *info)
                 goto done;
             }
             info->dims[info->ndims++] = d;
-            if ((stat = get_name(&r, &d->name, &d->namelen)) || (stat = getN(&r, &d->size)))
+            if ((stat = get_name(&r, &d->name, &d->namelen)) || (stat = get_dimlen(&r, &d->size)))
                 goto done;
         }
         /* Duplicate names are kept: look-ups find the last (as upstream). */

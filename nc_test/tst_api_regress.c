@@ -195,6 +195,32 @@ item6(const nct_format *f)
      * first, writes the stride */
     EXPECT(nc_get_vars_int(ncid, 0, big, cnt, zs, ib), NC_EINVALCOORDS);
     EXPECT(nc_put_vars_int(ncid, 0, big, cnt, zs, ib), NC_ESTRIDE);
+    /* NC_GLOBAL as a variable: the classic layer's vara (typed vara and
+     * var1 reach it directly) says NC_EGLOBAL; whatever asks for the
+     * variable's type or shape first (var, untyped vara, vars, varm) says
+     * NC_ENOTVAR.  The mode is checked before the id. */
+    EXPECT(nc_get_vara_int(ncid, NC_GLOBAL, st, cnt, ib), NC_EGLOBAL);
+    EXPECT(nc_put_vara_int(ncid, NC_GLOBAL, st, cnt, ib), NC_EGLOBAL);
+    EXPECT(nc_get_vara_text(ncid, NC_GLOBAL, st, cnt, cb), NC_EGLOBAL);
+    EXPECT(nc_get_var1_int(ncid, NC_GLOBAL, st, ib), NC_EGLOBAL);
+    EXPECT(nc_put_var1_double(ncid, NC_GLOBAL, st, db), NC_EGLOBAL);
+    EXPECT(nc_get_vara(ncid, NC_GLOBAL, st, cnt, ib), NC_ENOTVAR);
+    EXPECT(nc_get_var_int(ncid, NC_GLOBAL, ib), NC_ENOTVAR);
+    EXPECT(nc_put_var_int(ncid, NC_GLOBAL, ib), NC_ENOTVAR);
+    EXPECT(nc_get_vara_int(ncid, NC_GLOBAL, NULL, NULL, ib), NC_ENOTVAR);
+    EXPECT(nc_get_vars_int(ncid, NC_GLOBAL, st, cnt, NULL, ib), NC_ENOTVAR);
+    EXPECT(nc_put_vars_int(ncid, NC_GLOBAL, st, cnt, zs, ib), NC_ENOTVAR);
+    EXPECT(nc_get_varm_int(ncid, NC_GLOBAL, st, cnt, NULL, im, ib), NC_ENOTVAR);
+    EXPECT(nc_get_vara_int(ncid, 99, st, cnt, ib), NC_ENOTVAR);
+    EXPECT(nc_get_var1_int(ncid, -2, st, ib), NC_ENOTVAR);
+    OK(nc_redef(ncid));
+    EXPECT(nc_get_vara_int(ncid, NC_GLOBAL, st, cnt, ib), NC_EINDEFINE);
+    EXPECT(nc_put_var1_int(ncid, NC_GLOBAL, st, ib), NC_EINDEFINE);
+    EXPECT(nc_get_var_int(ncid, NC_GLOBAL, ib), NC_ENOTVAR);
+    OK(nc_close(ncid));
+    MUST(nc_open(path, NC_NOWRITE, &ncid));
+    EXPECT(nc_put_vara_int(ncid, NC_GLOBAL, st, cnt, ib), NC_EPERM);
+    EXPECT(nc_get_vara_int(ncid, NC_GLOBAL, st, cnt, ib), NC_EGLOBAL);
     OK(nc_close(ncid));
 }
 
@@ -219,17 +245,17 @@ item7(const nct_format *f)
     EXPECT(nc_def_dim(ncid, "u2", NC_UNLIMITED, &u), NC_EUNLIMIT);
     OK(nc_enddef(ncid));
     OK(nc_close(ncid));
-    /* Reading such a CDF-5 header back is the header reader's business
-     * (libsrc/nc3header.c takes sizes up to INT64_MAX so far); the
-     * reference reads it. */
-    if (limit <= (size_t)NC_MAX_INT64) {
-        MUST(nc_open(path, NC_NOWRITE, &ncid));
-        len = 0;
-        OK(nc_inq_dimlen(ncid, 0, &len));
-        CHECK(len == limit, "%s: dimlen after reopen %zu", f->name, len);
-        OK(nc_close(ncid));
-    }
+    /* The header reader takes every length the format can hold (CDF-5:
+     * all 64 bits, as the reference). */
+    MUST(nc_open(path, NC_NOWRITE, &ncid));
+    len = 0;
+    OK(nc_inq_dimlen(ncid, 0, &len));
+    CHECK(len == limit, "%s: dimlen after reopen %zu", f->name, len);
+    OK(nc_inq_dimlen(ncid, 1, &len));
+    CHECK(len == 0, "%s: unlimited dimlen after reopen %zu", f->name, len);
+    OK(nc_close(ncid));
     if (f->fmt == NC_FORMAT_64BIT_DATA) {
+        snprintf(path, sizeof path, "api_regress_7v_%s.nc", f->name);
         /* A variable on it does not fit 64-bit offsets: NC_EVARSIZE, from
          * nc_def_var or at the latest nc_enddef (deliberate: the reference
          * lays it out with wrapped sizes). */
