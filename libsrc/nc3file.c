@@ -748,6 +748,92 @@ NC3_show_metadata(int ncid)
     return nc3_get(ncid, NULL, NULL);
 }
 
+/* ---- one handle, several threads -------------------------------------------- */
+
+/* Every slot that reads or changes a handle's state runs under the handle's
+ * mutex (NC3_info.lock), so calls on one handle from several threads are
+ * serialised.  The slots below call each other only directly (never through
+ * the table or the public API), so the lock is never taken twice; varm is
+ * libdispatch's generic code, which calls the locked vars slot per piece. */
+#define LOCKED(name, params, args)                                              \
+    static int L_##name params                                                  \
+    {                                                                           \
+        NC3_info *li_;                                                          \
+        int st_ = nc3_get(ncid, NULL, &li_);                                    \
+        if (st_)                                                                \
+            return st_;                                                         \
+        pthread_mutex_lock(&li_->lock);                                         \
+        st_ = name args;                                                        \
+        pthread_mutex_unlock(&li_->lock);                                       \
+        return st_;                                                             \
+    }
+
+LOCKED(NC3_redef, (int ncid), (ncid))
+LOCKED(NC3__enddef, (int ncid, size_t a, size_t b, size_t c, size_t d), (ncid, a, b, c, d))
+LOCKED(NC3_sync, (int ncid), (ncid))
+LOCKED(NC3_set_fill, (int ncid, int m, int *o), (ncid, m, o))
+LOCKED(NC3_inq, (int ncid, int *a, int *b, int *c, int *d), (ncid, a, b, c, d))
+LOCKED(NC3_def_dim, (int ncid, const char *n, size_t l, int *id), (ncid, n, l, id))
+LOCKED(NC3_inq_dimid, (int ncid, const char *n, int *id), (ncid, n, id))
+LOCKED(NC3_inq_dim, (int ncid, int id, char *n, size_t *l), (ncid, id, n, l))
+LOCKED(NC3_inq_unlimdim, (int ncid, int *id), (ncid, id))
+LOCKED(NC3_rename_dim, (int ncid, int id, const char *n), (ncid, id, n))
+LOCKED(NC3_inq_att, (int ncid, int v, const char *n, nc_type *t, size_t *l), (ncid, v, n, t, l))
+LOCKED(NC3_inq_attid, (int ncid, int v, const char *n, int *id), (ncid, v, n, id))
+LOCKED(NC3_inq_attname, (int ncid, int v, int id, char *n), (ncid, v, id, n))
+LOCKED(NC3_rename_att, (int ncid, int v, const char *n, const char *nn), (ncid, v, n, nn))
+LOCKED(NC3_del_att, (int ncid, int v, const char *n), (ncid, v, n))
+LOCKED(NC3_get_att, (int ncid, int v, const char *n, void *p, nc_type t), (ncid, v, n, p, t))
+LOCKED(NC3_put_att, (int ncid, int v, const char *n, nc_type t, size_t l, const void *p, nc_type mt),
+       (ncid, v, n, t, l, p, mt))
+LOCKED(NC3_def_var, (int ncid, const char *n, nc_type t, int nd, const int *d, int *id),
+       (ncid, n, t, nd, d, id))
+LOCKED(NC3_inq_varid, (int ncid, const char *n, int *id), (ncid, n, id))
+LOCKED(NC3_rename_var, (int ncid, int v, const char *n), (ncid, v, n))
+LOCKED(NC3_get_vara, (int ncid, int v, const size_t *s, const size_t *c, void *p, nc_type t),
+       (ncid, v, s, c, p, t))
+LOCKED(NC3_put_vara, (int ncid, int v, const size_t *s, const size_t *c, const void *p, nc_type t),
+       (ncid, v, s, c, p, t))
+LOCKED(NC3_get_vars, (int ncid, int v, const size_t *s, const size_t *c, const ptrdiff_t *st,
+                      void *p, nc_type t), (ncid, v, s, c, st, p, t))
+LOCKED(NC3_put_vars, (int ncid, int v, const size_t *s, const size_t *c, const ptrdiff_t *st,
+                      const void *p, nc_type t), (ncid, v, s, c, st, p, t))
+LOCKED(NC3_inq_var_all, (int ncid, int v, char *n, nc_type *t, int *nd, int *d, int *na, int *sh,
+                         int *df, int *dl, int *fl, int *ct, size_t *cs, int *nf, void *fv,
+                         int *en, unsigned int *id, size_t *np, unsigned int *pa),
+       (ncid, v, n, t, nd, d, na, sh, df, dl, fl, ct, cs, nf, fv, en, id, np, pa))
+LOCKED(NC3_def_var_fill, (int ncid, int v, int m, const void *f), (ncid, v, m, f))
+LOCKED(NC3_inq_unlimdims, (int ncid, int *n, int *ids), (ncid, n, ids))
+LOCKED(NC3_inq_varids, (int ncid, int *n, int *ids), (ncid, n, ids))
+LOCKED(NC3_inq_dimids, (int ncid, int *n, int *ids, int inc), (ncid, n, ids, inc))
+
+/* close and abort free the handle's state, mutex included: they wait for
+ * the calls running on the handle, then run unlocked.  A call that starts
+ * on a handle while it is being closed is the caller's error. */
+static int
+L_NC3_abort(int ncid)
+{
+    NC3_info *li;
+    int st = nc3_get(ncid, NULL, &li);
+    if (st)
+        return st;
+    pthread_mutex_lock(&li->lock);
+    pthread_mutex_unlock(&li->lock);
+    return NC3_abort(ncid);
+}
+
+static int
+L_NC3_close(int ncid, void *memio)
+{
+    NC3_info *li;
+    int st = nc3_get(ncid, NULL, &li);
+    if (st)
+        return st;
+    pthread_mutex_lock(&li->lock);
+    pthread_mutex_unlock(&li->lock);
+    return NC3_close(ncid, memio);
+}
+
 int NC3_initialize(void) { return NC_NOERR; }
 int NC3_finalize(void) { return NC_NOERR; }
 
@@ -756,50 +842,50 @@ static const NC_Dispatch NC3_table = {
     .dispatch_version = NC_DISPATCH_VERSION,
     .create = NC3_create,
     .open = NC3_open,
-    .redef = NC3_redef,
-    ._enddef = NC3__enddef,
-    .sync = NC3_sync,
-    .abort = NC3_abort,
-    .close = NC3_close,
-    .set_fill = NC3_set_fill,
+    .redef = L_NC3_redef,
+    ._enddef = L_NC3__enddef,
+    .sync = L_NC3_sync,
+    .abort = L_NC3_abort,
+    .close = L_NC3_close,
+    .set_fill = L_NC3_set_fill,
     .inq_format = NC3_inq_format,
     .inq_format_extended = NC3_inq_format_extended,
-    .inq = NC3_inq,
+    .inq = L_NC3_inq,
     .inq_type = NC3_inq_type,
-    .def_dim = NC3_def_dim,
-    .inq_dimid = NC3_inq_dimid,
-    .inq_dim = NC3_inq_dim,
-    .inq_unlimdim = NC3_inq_unlimdim,
-    .rename_dim = NC3_rename_dim,
-    .inq_att = NC3_inq_att,
-    .inq_attid = NC3_inq_attid,
-    .inq_attname = NC3_inq_attname,
-    .rename_att = NC3_rename_att,
-    .del_att = NC3_del_att,
-    .get_att = NC3_get_att,
-    .put_att = NC3_put_att,
-    .def_var = NC3_def_var,
-    .inq_varid = NC3_inq_varid,
-    .rename_var = NC3_rename_var,
-    .get_vara = NC3_get_vara,
-    .put_vara = NC3_put_vara,
-    .get_vars = NC3_get_vars,
-    .put_vars = NC3_put_vars,
+    .def_dim = L_NC3_def_dim,
+    .inq_dimid = L_NC3_inq_dimid,
+    .inq_dim = L_NC3_inq_dim,
+    .inq_unlimdim = L_NC3_inq_unlimdim,
+    .rename_dim = L_NC3_rename_dim,
+    .inq_att = L_NC3_inq_att,
+    .inq_attid = L_NC3_inq_attid,
+    .inq_attname = L_NC3_inq_attname,
+    .rename_att = L_NC3_rename_att,
+    .del_att = L_NC3_del_att,
+    .get_att = L_NC3_get_att,
+    .put_att = L_NC3_put_att,
+    .def_var = L_NC3_def_var,
+    .inq_varid = L_NC3_inq_varid,
+    .rename_var = L_NC3_rename_var,
+    .get_vara = L_NC3_get_vara,
+    .put_vara = L_NC3_put_vara,
+    .get_vars = L_NC3_get_vars,
+    .put_vars = L_NC3_put_vars,
     .get_varm = NCDEFAULT_get_varm,
     .put_varm = NCDEFAULT_put_varm,
-    .inq_var_all = NC3_inq_var_all,
+    .inq_var_all = L_NC3_inq_var_all,
     .var_par_access = NC_NOTNC4_var_par_access,
-    .def_var_fill = NC3_def_var_fill,
+    .def_var_fill = L_NC3_def_var_fill,
     .show_metadata = NC3_show_metadata,
-    .inq_unlimdims = NC3_inq_unlimdims,
+    .inq_unlimdims = L_NC3_inq_unlimdims,
     .inq_ncid = NC3_inq_ncid,
     .inq_grps = NC3_inq_grps,
     .inq_grpname = NC3_inq_grpname,
     .inq_grpname_full = NC3_inq_grpname_full,
     .inq_grp_parent = NC3_inq_grp_parent,
     .inq_grp_full_ncid = NC3_inq_grp_full_ncid,
-    .inq_varids = NC3_inq_varids,
-    .inq_dimids = NC3_inq_dimids,
+    .inq_varids = L_NC3_inq_varids,
+    .inq_dimids = L_NC3_inq_dimids,
     .inq_typeids = NC3_inq_typeids,
     .inq_type_equal = NC3_inq_type_equal,
     .def_grp = NC_NOTNC4_def_grp,

@@ -21,6 +21,7 @@
 #ifndef NC3INTERNAL_H
 #define NC3INTERNAL_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "netcdf.h"
@@ -112,6 +113,7 @@ typedef struct NC3_info {
     unsigned long long numrecs; /* records in the file */
     struct NC3_info *old;   /* definitions before redef (NULL otherwise) */
     unsigned char *iobuf;   /* NC3_IOBUF bytes of staging, allocated on demand */
+    pthread_mutex_t lock;   /* serialises the dispatch slots on this handle (nc3file.c) */
 } NC3_info;
 
 #define NC3_ISREADONLY(p) (((p)->flags & NC3_RDONLY) != 0)
