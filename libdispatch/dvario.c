@@ -55,14 +55,17 @@ typedef struct request {
     size_t shape[NC_MAX_VAR_DIMS]; /* storage when count defaults to the extent */
 } request;
 
-/* Resolve defaults.  whole: start is all zeros and count the whole extent. */
+/* Resolve defaults.  whole: start is all zeros and count the whole extent.
+ * keep_nat: an untyped request (NC_NAT) goes to the format as it is, which
+ * uses the variable's own type; upstream does so for var1 only, so there the
+ * format's varid checks (NC_EGLOBAL) come first. */
 static int
 resolve(NC *nc, int ncid, int varid, nc_type memtype, const size_t *start,
-        const size_t *count, const ptrdiff_t *stride, int whole, request *r)
+        const size_t *count, const ptrdiff_t *stride, int whole, int keep_nat, request *r)
 {
     int ndims = 0, stat;
     nc_type xtype = NC_NAT;
-    int need_info = (memtype == NC_NAT) || whole || start == NULL || count == NULL;
+    int need_info = (memtype == NC_NAT && !keep_nat) || whole || start == NULL || count == NULL;
 
     r->memtype = memtype;
     r->start = start;
@@ -107,7 +110,8 @@ access_data(int isput, access_form form, int ncid, int varid, const size_t *star
     d = nc->dispatch;
     if (form == ACC_VAR1)
         count = NC_ones;
-    if ((stat = resolve(nc, ncid, varid, memtype, start, count, stride, form == ACC_VAR, &r)))
+    if ((stat = resolve(nc, ncid, varid, memtype, start, count, stride, form == ACC_VAR,
+                        form == ACC_VAR1, &r)))
         return stat;
     /* Mapped access always goes to the varm slot, even without a map: its
      * checks come in another order than those of vars (NC_ECHAR first). */

@@ -204,6 +204,8 @@ item6(const nct_format *f)
     EXPECT(nc_get_vara_text(ncid, NC_GLOBAL, st, cnt, cb), NC_EGLOBAL);
     EXPECT(nc_get_var1_int(ncid, NC_GLOBAL, st, ib), NC_EGLOBAL);
     EXPECT(nc_put_var1_double(ncid, NC_GLOBAL, st, db), NC_EGLOBAL);
+    EXPECT(nc_get_var1(ncid, NC_GLOBAL, st, ib), NC_EGLOBAL);   /* untyped: NC_NAT reaches the format */
+    EXPECT(nc_put_var1(ncid, NC_GLOBAL, st, ib), NC_EGLOBAL);
     EXPECT(nc_get_vara(ncid, NC_GLOBAL, st, cnt, ib), NC_ENOTVAR);
     EXPECT(nc_get_var_int(ncid, NC_GLOBAL, ib), NC_ENOTVAR);
     EXPECT(nc_put_var_int(ncid, NC_GLOBAL, ib), NC_ENOTVAR);

@@ -1074,10 +1074,8 @@ sec_data(void)
         line(tag, rc, "%s", "");
     }
     /* NC_GLOBAL as a variable: vars/varm/var and the untyped vara say
-     * NC_ENOTVAR, the typed vara/var1 NC_EGLOBAL (the classic layer's own
-     * check).  The untyped var1 is left out: the reference passes NC_NAT
-     * down and says NC_EGLOBAL, our libdispatch resolves the type first
-     * (NC_ENOTVAR). */
+     * NC_ENOTVAR, the typed vara/var1 and the untyped var1 NC_EGLOBAL (the
+     * classic layer's own check: untyped var1 reaches it with NC_NAT). */
     rc = nc_get_vara_int(ncid, NC_GLOBAL, st, cnt, ib);
     line("get_vara_int(global)", rc, "%s", "");
     rc = nc_put_vara_int(ncid, NC_GLOBAL, st, cnt, ib);
@@ -1096,6 +1094,10 @@ sec_data(void)
     line("put_var1_int(global)", rc, "%s", "");
     rc = nc_get_var1_text(ncid, NC_GLOBAL, st, cb);
     line("get_var1_text(global)", rc, "%s", "");
+    rc = nc_get_var1(ncid, NC_GLOBAL, st, ib);
+    line("get_var1(global)", rc, "%s", "");
+    rc = nc_put_var1(ncid, NC_GLOBAL, st, ib);
+    line("put_var1(global)", rc, "%s", "");
     rc = nc_get_var_int(ncid, NC_GLOBAL, ib);
     line("get_var_int(global)", rc, "%s", "");
     rc = nc_put_var_int(ncid, NC_GLOBAL, ib);
