@@ -6,6 +6,7 @@
  */
 #include "config.h"
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include "ncstate.h"
@@ -14,7 +15,10 @@
 static pthread_mutex_t nc_global_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Everything below is guarded by nc_global_lock. */
-static NC *open_files[NC_MAX_OPEN_FILES + 1]; /* slot 0 unused */
+/* Slot 0 unused.  Writers hold the registry lock; NC_check_id, on the path
+ * of every call, reads a slot without it: the pointer is atomic and a record
+ * is published (release) only once it is complete. */
+static NC *_Atomic open_files[NC_MAX_OPEN_FILES + 1];
 static int n_open_files;
 static int default_format = NC_FORMAT_CLASSIC;
 static NC_UDF udf_slots[NC_MAX_UDF_FORMATS];
@@ -109,9 +113,9 @@ NC_registry_add(NC *nc)
     int stat = NC_ENFILE;
     NC_lock();
     for (int slot = 1; slot <= NC_MAX_OPEN_FILES; slot++) {
-        if (open_files[slot] == NULL) {
-            open_files[slot] = nc;
+        if (atomic_load_explicit(&open_files[slot], memory_order_relaxed) == NULL) {
             nc->ext_ncid = slot << NC_ID_SHIFT;
+            atomic_store_explicit(&open_files[slot], nc, memory_order_release);
             n_open_files++;
             stat = NC_NOERR;
             break;
@@ -126,8 +130,9 @@ NC_registry_remove(NC *nc)
 {
     int slot = nc->ext_ncid >> NC_ID_SHIFT;
     NC_lock();
-    if (slot > 0 && slot <= NC_MAX_OPEN_FILES && open_files[slot] == nc) {
-        open_files[slot] = NULL;
+    if (slot > 0 && slot <= NC_MAX_OPEN_FILES
+        && atomic_load_explicit(&open_files[slot], memory_order_relaxed) == nc) {
+        atomic_store_explicit(&open_files[slot], NULL, memory_order_release);
         n_open_files--;
     }
     NC_unlock();
@@ -150,9 +155,7 @@ NC_check_id(int ncid, NC **ncpp)
     NC *nc = NULL;
     if (ncid < 0 || slot == 0 || slot > NC_MAX_OPEN_FILES)
         return NC_EBADID;
-    NC_lock();
-    nc = open_files[slot];
-    NC_unlock();
+    nc = atomic_load_explicit(&open_files[slot], memory_order_acquire);
     if (nc == NULL)
         return NC_EBADID;
     /* A classic file has one group: its ncid has no group bits (as upstream). */
