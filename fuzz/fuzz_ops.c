@@ -326,8 +326,9 @@ verify_all(void)
         int e = nc_get_var(S.ncid, i, buf);
         if (trace && e)
             fprintf(stderr, "verify var %d: %d %s\n", i, e, nc_strerror(e));
-        /* A locked NC_memio cannot grow: the fill that enddef deferred
-         * fails at the first access (see fuzz/known_issues). */
+        /* A locked NC_memio cannot grow: nc_enddef refuses a layout that
+         * does not fit (tst_memio_locked), but records written past the
+         * buffer's end fail, and a deferred fill with them. */
         if (e == NC_EINMEMORY && S.locked) {
             S.uncertain = 1;
             return;

@@ -419,6 +419,8 @@ done:
     return stat;
 }
 
+static long long calc_size(const NC3_info *info);
+
 static int
 enddef(NC3_info *info, size_t h_minfree, size_t v_align, size_t v_minfree, size_t r_align)
 {
@@ -429,6 +431,10 @@ enddef(NC3_info *info, size_t h_minfree, size_t v_align, size_t v_minfree, size_
     if ((stat = compute_begins(info, h_minfree, v_align, v_minfree, r_align)))
         return stat;
     if ((stat = check_voffs(info)))
+        return stat;
+    /* A store that cannot grow (a locked NC_memio) must fail here, still in
+     * define mode, not at the first access or at close (as upstream). */
+    if (info->io->can_grow != NULL && (stat = info->io->can_grow(info->io, calc_size(info))))
         return stat;
     if (info->old != NULL && (stat = move_data(info)))
         return stat;

@@ -44,6 +44,10 @@ struct ncio {
      * calls write_at(io, off, *pp, n), which commits it without a copy. */
     int (*peek)(ncio *io, long long off, size_t n, const unsigned char **pp);
     int (*reserve)(ncio *io, long long off, size_t n, unsigned char **pp);
+    /* Optional.  NC_EINMEMORY if the file can never grow to size bytes (a
+     * locked caller's buffer that is too small), so nc_enddef can fail
+     * before it moves data; changes nothing. */
+    int (*can_grow)(ncio *io, long long size);
     size_t peekmax;
     size_t chunk;           /* preferred block size (>= 4096 for posix) */
     int writable;           /* opened or created for writing */

@@ -164,6 +164,16 @@ mem_close(ncio *io, int delete_it, NC_memio *memio_out)
     return stat;
 }
 
+/* Only a locked buffer has a hard limit; an image of ours grows on demand. */
+static int
+mem_can_grow(ncio *io, long long size)
+{
+    const mem_io *m = (const mem_io *)io;
+    if (!m->locked)
+        return NC_NOERR;
+    return (size < 0 || (unsigned long long)size > m->cap) ? NC_EINMEMORY : NC_NOERR;
+}
+
 static mem_io *
 mem_new(const char *path, int writable)
 {
@@ -180,6 +190,7 @@ mem_new(const char *path, int writable)
     m->base.set_size = mem_set_size;
     m->base.sync = mem_sync;
     m->base.close = mem_close;
+    m->base.can_grow = mem_can_grow;
     m->base.chunk = 4096;
     m->base.writable = writable;
     return m;
