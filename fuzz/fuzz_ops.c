@@ -34,6 +34,7 @@
 #include <unistd.h>
 #include "netcdf.h"
 #include "netcdf_mem.h"
+#include "fuzz_lib_common.h"
 
 #define MAXD 6      /* dims in the model */
 #define MAXV 6      /* vars */
@@ -46,34 +47,9 @@
 #define MAXOPS 80
 #define BIGBUF (1 << 16) /* elements of a request buffer */
 
-#define FILE_LIMIT (64L << 20) /* bytes of any file written */
-#define CHECK(c)                                                           \
-    do {                                                                   \
-        if (!(c)) {                                                        \
-            fprintf(stderr, "CHECK failed: %s:%d: %s\n", __FILE__, __LINE__, #c); \
-            __builtin_trap();                                              \
-        }                                                                  \
-    } while (0)
 
 /* ---- input reader ---------------------------------------------------------- */
 
-typedef struct {
-    const uint8_t *p;
-    size_t n, i;
-} Rd;
-
-static unsigned
-u8(Rd *r)
-{
-    return r->i < r->n ? r->p[r->i++] : 0;
-}
-
-static unsigned
-u16(Rd *r)
-{
-    unsigned a = u8(r);
-    return a | (u8(r) << 8);
-}
 
 /* ---- model ------------------------------------------------------------------- */
 
@@ -380,37 +356,6 @@ rebuild(void)
         unlink(S.path);
 }
 
-static int
-write_file(const char *path, const void *p, size_t n)
-{
-    FILE *f = fopen(path, "wb");
-    if (f == NULL)
-        return -1;
-    size_t w = n ? fwrite(p, 1, n, f) : 0;
-    fclose(f);
-    return w == n ? 0 : -1;
-}
-
-static void *
-read_file(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    void *p = NULL;
-    long sz;
-    if (f == NULL)
-        return NULL;
-    if (fseek(f, 0, SEEK_END) == 0 && (sz = ftell(f)) > 0 && sz < (8L << 20)) {
-        rewind(f);
-        p = malloc((size_t)sz);
-        if (p && fread(p, 1, (size_t)sz, f) != (size_t)sz) {
-            free(p);
-            p = NULL;
-        }
-        *n = (size_t)sz;
-    }
-    fclose(f);
-    return p;
-}
 
 static void
 do_create(Rd *r)
@@ -491,7 +436,7 @@ do_open(Rd *r)
     case 6: e = nc_open(S.path, NC_DISKLESS | NC_WRITE | NC_PERSIST, &S.ncid); S.writable = 1; break;
     case 7: case 8: case 9: case 10: {
         size_t n = 0;
-        void *p = read_file(S.path, &n);
+        void *p = read_file(S.path, &n, 8L << 20);
         if (p == NULL)
             return;
         if (kind == 7) {
@@ -1320,16 +1265,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     Rd r = {data, size, 0};
     if (S.path[0] == 0) {
-        /* A hostile header can ask for terabytes of writes (fill, data
-         * moves): cap every file, so the write fails with EFBIG instead of
-         * filling the tmpfs (RAM). */
-        struct rlimit rl = {FILE_LIMIT, FILE_LIMIT};
-        signal(SIGXFSZ, SIG_IGN);
-        (void)setrlimit(RLIMIT_FSIZE, &rl);
+        const char *dir = fuzz_scratch_dir();
         trace = getenv("FUZZ_TRACE") != NULL;
-        const char *dir = getenv("TMPDIR");
-        if (dir == NULL || access(dir, W_OK) != 0)
-            dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
         snprintf(S.path, sizeof S.path, "%s/fuzz_ops-%ld.nc", dir, (long)getpid());
     }
     memset(&M, 0, sizeof M);

@@ -26,15 +26,8 @@
 #include <unistd.h>
 #include "netcdf.h"
 #include "netcdf_mem.h"
+#include "fuzz_lib_common.h"
 
-#define FILE_LIMIT (64L << 20) /* bytes of any file written */
-#define CHECK(c)                                                           \
-    do {                                                                   \
-        if (!(c)) {                                                        \
-            fprintf(stderr, "CHECK failed: %s:%d: %s\n", __FILE__, __LINE__, #c); \
-            __builtin_trap();                                              \
-        }                                                                  \
-    } while (0)
 #define MAXVARS 32          /* variables looked at */
 #define WHOLE_MAX (1u << 18) /* bytes of a whole-variable read */
 #define SNAP_MAX (1u << 21) /* bytes of all snapshots together */
@@ -184,36 +177,6 @@ read_var(int np, int nm, int varid)
     }
 }
 
-static int
-write_file(const char *path, const void *p, size_t n)
-{
-    FILE *f = fopen(path, "wb");
-    if (f == NULL)
-        return -1;
-    size_t w = n ? fwrite(p, 1, n, f) : 0;
-    fclose(f);
-    return w == n ? 0 : -1;
-}
-
-static void *
-read_file(const char *path, size_t *n)
-{
-    struct stat sb;
-    FILE *f;
-    void *p = NULL;
-    if (stat(path, &sb) != 0 || sb.st_size <= 0 || sb.st_size > (16 << 20))
-        return NULL;
-    if ((f = fopen(path, "rb")) == NULL)
-        return NULL;
-    p = malloc((size_t)sb.st_size);
-    if (p && fread(p, 1, (size_t)sb.st_size, f) != (size_t)sb.st_size) {
-        free(p);
-        p = NULL;
-    }
-    *n = (size_t)sb.st_size;
-    fclose(f);
-    return p;
-}
 
 /* ---- the write phase ---------------------------------------------------------- */
 
@@ -370,7 +333,7 @@ out:
     /* Reread through the memory backend. */
     if (e == NC_NOERR && !io_error && (nwr > 0 || nsnap > 0)) {
         size_t fn = 0;
-        void *fb = read_file(path_w, &fn);
+        void *fb = read_file(path_w, &fn, 16L << 20);
         int nm;
         if (fb != NULL && nc_open_mem("w.nc", NC_NOWRITE, fn, fb, &nm) == NC_NOERR) {
             for (int k = 0; k < nwr; k++) {
@@ -405,15 +368,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     n = size - 4;
     if (path_r[0] == 0) {
-        /* A hostile header can ask for terabytes of writes (fill, data
-         * moves): cap every file, so the write fails with EFBIG instead of
-         * filling the tmpfs (RAM). */
-        struct rlimit rl = {FILE_LIMIT, FILE_LIMIT};
-        signal(SIGXFSZ, SIG_IGN);
-        (void)setrlimit(RLIMIT_FSIZE, &rl);
-        const char *dir = getenv("TMPDIR");
-        if (dir == NULL || access(dir, W_OK) != 0)
-            dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+        const char *dir = fuzz_scratch_dir();
         snprintf(path_r, sizeof path_r, "%s/fuzz_posix_io-%ld-r.nc", dir, (long)getpid());
         snprintf(path_w, sizeof path_w, "%s/fuzz_posix_io-%ld-w.nc", dir, (long)getpid());
     }

@@ -24,6 +24,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 #include "netcdf.h"
+#include "fuzz_lib_common.h"
 
 #define MAXD 5
 #define MAXV 5
@@ -34,25 +35,7 @@
 #define MAXOPS 64
 #define BIGBUF 4096
 
-#define FILE_LIMIT (64L << 20) /* bytes of any file written */
-#define CHECK(c)                                                           \
-    do {                                                                   \
-        if (!(c)) {                                                        \
-            fprintf(stderr, "CHECK failed: %s:%d: %s\n", __FILE__, __LINE__, #c); \
-            __builtin_trap();                                              \
-        }                                                                  \
-    } while (0)
 
-typedef struct {
-    const uint8_t *p;
-    size_t n, i;
-} Rd;
-
-static unsigned
-u8(Rd *r)
-{
-    return r->i < r->n ? r->p[r->i++] : 0;
-}
 
 typedef struct {
     char name[NC_MAX_NAME + 1];
@@ -791,15 +774,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     Rd r = {data, size, 0};
     if (path[0] == 0) {
-        /* A hostile header can ask for terabytes of writes (fill, data
-         * moves): cap every file, so the write fails with EFBIG instead of
-         * filling the tmpfs (RAM). */
-        struct rlimit rl = {FILE_LIMIT, FILE_LIMIT};
-        signal(SIGXFSZ, SIG_IGN);
-        (void)setrlimit(RLIMIT_FSIZE, &rl);
-        const char *dir = getenv("TMPDIR");
-        if (dir == NULL || access(dir, W_OK) != 0)
-            dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+        const char *dir = fuzz_scratch_dir();
         snprintf(path, sizeof path, "%s/fuzz_v2-%ld.nc", dir, (long)getpid());
     }
     ncopts = 0;
