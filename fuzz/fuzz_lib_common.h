@@ -1,7 +1,7 @@
 /* fuzz_lib_common.h: what the library fuzz targets (fuzz_ops, fuzz_v2,
- * fuzz_posix_io) share: the check that traps, the input reader, whole-file
- * helpers and the scratch directory with its file-size cap.  Header-only
- * (static inline), one copy per target. */
+ * fuzz_posix_io) share: the check that traps, the input reader, the
+ * pseudo-random choices, whole-file helpers and the scratch directory with
+ * its file-size cap.  Header-only, one copy per target. */
 #ifndef FUZZ_LIB_COMMON_H
 #define FUZZ_LIB_COMMON_H
 
@@ -41,6 +41,18 @@ u16(Rd *r)
 {
     unsigned a = u8(r);
     return a | (u8(r) << 8);
+}
+
+/* xorshift64: choices derived from the input, reproducible per seed. */
+static uint64_t rng;
+
+static inline uint64_t
+rnd(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
 }
 
 static inline int

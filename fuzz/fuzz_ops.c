@@ -110,16 +110,6 @@ typedef struct {
 static Model M, Snap, Tmp;
 static int trace;   /* FUZZ_TRACE=1: print each operation and status */
 static Sess S;
-static uint64_t rng;
-
-static uint64_t
-rnd(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
 
 static size_t
 tsize(nc_type t)

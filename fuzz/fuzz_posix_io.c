@@ -33,16 +33,6 @@
 #define SNAP_MAX (1u << 21) /* bytes of all snapshots together */
 
 static char path_r[256], path_w[256];
-static uint64_t rng;
-
-static uint64_t
-rnd(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
 
 typedef struct {
     nc_type type;

@@ -61,17 +61,7 @@ typedef struct {
 static Model M, Tmp;
 static int ncid = -1, indef, writable, uncertain, have_file, exact;
 static char path[256];
-static uint64_t rng;
 static int trace;   /* FUZZ_TRACE=1: print each operation */
-
-static uint64_t
-rnd(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
 
 static size_t
 tsize(nc_type t)
