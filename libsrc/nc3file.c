@@ -229,9 +229,10 @@ compute_begins(NC3_info *info, size_t h_minfree, size_t v_align, size_t v_minfre
     return NC_NOERR;
 }
 
-/* Upstream's NC_check_voffs: data regions in order and not overlapping. */
-static int
-check_voffs(const NC3_info *info)
+/* Upstream's NC_check_voffs: data regions in order and not overlapping.
+ * Shared with the header reader, which adds its own record bound. */
+int
+nc3_check_voffs(const NC3_info *info)
 {
     long long prev;
     size_t i;
@@ -430,7 +431,7 @@ enddef(NC3_info *info, size_t h_minfree, size_t v_align, size_t v_minfree, size_
         return stat;
     if ((stat = compute_begins(info, h_minfree, v_align, v_minfree, r_align)))
         return stat;
-    if ((stat = check_voffs(info)))
+    if ((stat = nc3_check_voffs(info)))
         return stat;
     /* A store that cannot grow (a locked NC_memio) must fail here, still in
      * define mode, not at the first access or at close (as upstream). */

@@ -607,30 +607,9 @@ compute_layout(NC3_info *info)
 static int
 check_offsets(const NC3_info *info)
 {
-    long long prev;
-    size_t i;
-    if (info->nvars == 0)
-        return NC_NOERR;
-    prev = info->begin_var;
-    for (i = 0; i < info->nvars; i++) {
-        NC3_var *var = info->vars[i];
-        if (var->isrec)
-            continue;
-        if (var->begin < prev)
-            return NC_ENOTNC;
-        prev = var->begin + (long long)var->len;
-    }
-    if (info->begin_rec < prev)
-        return NC_ENOTNC;
-    prev = info->begin_rec;
-    for (i = 0; i < info->nvars; i++) {
-        NC3_var *var = info->vars[i];
-        if (!var->isrec)
-            continue;
-        if (var->begin < prev)
-            return NC_ENOTNC;
-        prev = var->begin + (long long)var->len;
-    }
+    int stat = nc3_check_voffs(info);
+    if (stat)
+        return stat;
     /* numrecs * recsize must stay addressable. */
     if (info->recsize && info->numrecs > (unsigned long long)(INT64_MAX - info->begin_rec) / info->recsize)
         return NC_ENOTNC;

@@ -154,6 +154,8 @@ int nc3_flush_all_fill(NC3_info *info);
 int nc3_fill_records(NC3_info *info, unsigned long long from, unsigned long long to,
                      int only_new_from);
 int nc3_set_numrecs(NC3_info *info, unsigned long long nrecs);
+/* Data regions in order and not overlapping (nc3file.c): NC_ENOTNC if not. */
+int nc3_check_voffs(const NC3_info *info);
 int nc3_io_move(NC3_info *info, long long to, long long from, unsigned long long nbytes);
 
 /* Slots implemented in nc3meta.c / nc3data.c, referenced by the table. */
