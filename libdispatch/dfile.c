@@ -23,6 +23,12 @@ table_for(const NCmodel *m, const NC_Dispatch **tablep)
         *tablep = NC3_dispatch_table;
         return NC_NOERR;
     }
+#if NC_ENABLE_HDF5
+    if (m->impl == NC_FORMATX_NC_HDF5) {
+        *tablep = NC4_HDF5_dispatch_table;
+        return NC_NOERR;
+    }
+#endif
     for (int i = 0; i < NC_MAX_UDF_FORMATS; i++) {
         if (m->impl == NC_udf_formatx(i)) {
             NC_UDF u = NC_udf_get(i);

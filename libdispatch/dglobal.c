@@ -42,7 +42,12 @@ nc_initialize(void)
     int stat = NC_NOERR;
     NC_lock();
     if (!initialized) {
-        if ((stat = NC3_initialize()) == NC_NOERR)
+        stat = NC3_initialize();
+#if NC_ENABLE_HDF5
+        if (stat == NC_NOERR)
+            stat = NC4_HDF5_initialize();
+#endif
+        if (stat == NC_NOERR)
             initialized = 1;
     }
     NC_unlock();
@@ -69,6 +74,11 @@ nc_finalize(void)
     NC_lock();
     if (initialized) {
         stat = NC3_finalize();
+#if NC_ENABLE_HDF5
+        int s4 = NC4_HDF5_finalize();
+        if (stat == NC_NOERR)
+            stat = s4;
+#endif
         initialized = 0;
     }
     NC_unlock();

@@ -92,5 +92,9 @@ extern const NC_Dispatch *NC3_dispatch_table;
 /* Format layer start-up and shutdown, called once by nc_initialize/nc_finalize. */
 int NC3_initialize(void);
 int NC3_finalize(void);
+/* netCDF-4 on HDF5 (libhdf5/), in builds with NC_ENABLE_HDF5. */
+extern const NC_Dispatch *NC4_HDF5_dispatch_table;
+int NC4_HDF5_initialize(void);
+int NC4_HDF5_finalize(void);
 
 #endif /* NCDISPATCH_H */

@@ -1,0 +1,164 @@
+/* hdf5int.h: libhdf5's internal contract (netCDF-4 files on HDF5).
+ *
+ * libhdf5 is the only part of the library that includes hdf5.h.  No hid_t,
+ * property list or HDF5 error stack leaves it: every herr_t/hid_t failure
+ * becomes an NC_* code at the function that made the HDF5 call, and every
+ * id it opens it closes (or hangs on an object's fmt state, closed when the
+ * file closes).
+ *
+ * The model (groups, dims, vars, atts, types) lives in libsrc4 (nc4model.h);
+ * this layer loads it when a file opens (hdf5open.c), writes what the model
+ * marks dirty at enddef/sync/close (hdf5flush.c), and moves data
+ * (hdf5data.c).  Files:
+ *   hdf5dispatch.c  the NC_Dispatch table, initialize/finalize
+ *   hdf5lock.c      the library-wide HDF5 lock (below)
+ *   hdf5type.c      netCDF type <-> HDF5 datatype, committed user types
+ *   hdf5att.c       attribute read (at open) and write (at flush)
+ *   hdf5open.c      NC4_HDF5_open: file/memory open, the tree, pure HDF5 files
+ *   hdf5data.c      get/put vara/vars, fill of unwritten regions, growth of
+ *                   unlimited dimensions
+ *   hdf5create.c    NC4_HDF5_create: file access/creation settings, memory files
+ *   hdf5flush.c     writing the model: groups, types, dimension scales and
+ *                   phony dimension datasets, variables (creation property
+ *                   lists), attributes and the hidden convention attributes,
+ *                   renames, deleted attributes, extents of unlimited dims
+ *   hdf5file.c      redef/enddef/sync/abort/close, inq_format_extended
+ *   hdf5var.c       HDF5-specific define checks (chunk limits, filters HDF5
+ *                   has), chunk cache slots, filter inquiries
+ *
+ * Locking: every libhdf5 entry point that calls HDF5 holds the HDF5 lock
+ * (nc4h5_lock/unlock) for its whole HDF5 sequence, so several threads using
+ * different files are safe; classic files never take it.  The lock is
+ * recursive (an entry point may call another).  Compute-only work (type
+ * conversion of data already read) may run outside it.
+ */
+#ifndef HDF5INT_H
+#define HDF5INT_H
+
+#include <hdf5.h>
+#include "ncdispatch.h"
+#include "nc4model.h"
+#include "netcdf_mem.h"
+
+/* ---- lock (hdf5lock.c) ----------------------------------------------------- */
+/* Take/release the library-wide HDF5 lock.  The first take in each thread
+ * also turns off HDF5's automatic error printing for that thread. */
+void nc4h5_lock(void);
+void nc4h5_unlock(void);
+
+/* ---- names of the on-disk conventions ----------------------------------------- */
+#define NC4H5_DIMID_ATT     "_Netcdf4Dimid"
+#define NC4H5_COORDS_ATT    "_Netcdf4Coordinates"
+#define NC4H5_NON_COORD     "_nc4_non_coord_"
+#define NC4H5_STRICT_ATT    "_nc3_strict"
+#define NC4H5_NCPROPS_ATT   "_NCProperties"
+#define NC4H5_DIMSCALE_NOVAR "This is a netCDF dimension but not a netCDF variable."
+
+/* ---- per-object state hung on the model's fmt pointers ------------------------------ */
+enum { NC4H5_KFILE = 1, NC4H5_KGRP, NC4H5_KDIM, NC4H5_KVAR, NC4H5_KTYPE };
+
+typedef struct NC4H5_file {
+    int kind;              /* NC4H5_KFILE */
+    hid_t fid;             /* the open HDF5 file, -1 when closed */
+    int mem;               /* 0 disk, else NC_INMEMORY or NC_DISKLESS */
+    int persist;           /* diskless + NC_PERSIST: write the image to path at close */
+    NC_memio memio;        /* image given to nc_open_mem(io)/nc_create_mem */
+    int memio_locked;      /* NC_MEMIO_LOCKED: the caller keeps the buffer */
+    char *path;
+} NC4H5_file;
+
+typedef struct NC4H5_grp {
+    int kind;              /* NC4H5_KGRP */
+    hid_t gid;             /* -1 until opened/created */
+} NC4H5_grp;
+
+typedef struct NC4H5_dim {
+    int kind;              /* NC4H5_KDIM */
+    hid_t dsid;            /* the phony dimension-scale dataset of a dim without a
+                            * coordinate variable, -1 otherwise / not yet */
+    int phony_name_differs;/* the phony dataset is stored under _nc4_non_coord_ */
+} NC4H5_dim;
+
+typedef struct NC4H5_var {
+    int kind;              /* NC4H5_KVAR */
+    hid_t did;             /* the dataset, -1 until created/opened */
+    int dimscale;          /* the dataset is a dimension scale (coordinate var) */
+    int scales_attached;   /* dimension scales attached to its dims */
+} NC4H5_var;
+
+typedef struct NC4H5_type {
+    int kind;              /* NC4H5_KTYPE */
+    hid_t ftid;            /* committed datatype in the file, -1 until committed */
+    hid_t mtid;            /* native memory datatype, -1 until built */
+} NC4H5_type;
+
+/* fmt of any model object; frees through NC4_storage_ops.free_fmt. */
+void nc4h5_free_fmt(NC4_file *f, void *fmt);
+/* The storage ops libhdf5 gives the model. */
+extern const NC4_storage_ops nc4h5_ops;
+
+/* ---- hdf5type.c ----------------------------------------------------------------- */
+/* New HDF5 datatype for xtype (atomic or user type of f): the file type in
+ * the given endianness (NC_ENDIAN_NATIVE = native) when file is set, else the
+ * native memory type.  The caller closes it. */
+int nc4h5_hdf5_type(NC4_file *f, nc_type xtype, int endianness, int file, hid_t *tidp);
+/* netCDF atomic type and endianness of an HDF5 datatype, NC_EBADTYPE if it
+ * is not atomic-mappable (user types are found through their committed
+ * object, see nc4h5_find_type_for). */
+int nc4h5_atomic_from_hdf5(hid_t tid, nc_type *xtypep, int *endiannessp);
+/* The netCDF type of an HDF5 datatype met in a file: atomic, or the user type
+ * of f it equals (committed types were all read before), or a new anonymous
+ * user type added to g when the file holds an uncommitted compound/enum/...
+ * NC_EBADTYPE if it cannot be represented. */
+int nc4h5_find_type_for(NC4_file *f, NC4_grp *g, hid_t tid, nc_type *xtypep);
+/* Read the committed datatype `name` (open id tid) of group g into the model. */
+int nc4h5_read_type(NC4_file *f, NC4_grp *g, const char *name, hid_t tid);
+/* Commit t (and the user types it uses, first) in its group's HDF5 group. */
+int nc4h5_commit_type(NC4_file *f, NC4_type *t);
+
+/* ---- hdf5att.c ------------------------------------------------------------------- */
+/* Load the user-visible attributes of an object (a group when var is NULL)
+ * into the model, skipping the convention attributes this layer hides
+ * (dimension-scale bookkeeping, _Netcdf4*, _nc3_strict, _NCProperties). */
+int nc4h5_read_atts(NC4_file *f, NC4_grp *g, NC4_var *var, hid_t obj);
+/* Write (create or replace) one attribute on obj. */
+int nc4h5_write_att(NC4_file *f, hid_t obj, const NC4_att *att);
+/* Delete attribute `name` from obj if present. */
+int nc4h5_delete_att(hid_t obj, const char *name);
+/* Write/read small hidden convention attributes. */
+int nc4h5_write_int_att(hid_t obj, const char *name, int n, const int *values);
+int nc4h5_write_text_att(hid_t obj, const char *name, const char *text);
+
+/* ---- hdf5data.c ------------------------------------------------------------------- */
+int NC4_HDF5_get_vara(int, int, const size_t *, const size_t *, void *, nc_type);
+int NC4_HDF5_put_vara(int, int, const size_t *, const size_t *, const void *, nc_type);
+int NC4_HDF5_get_vars(int, int, const size_t *, const size_t *, const ptrdiff_t *, void *, nc_type);
+int NC4_HDF5_put_vars(int, int, const size_t *, const size_t *, const ptrdiff_t *, const void *, nc_type);
+
+/* ---- hdf5open.c / hdf5create.c ------------------------------------------------------------ */
+int NC4_HDF5_open(const char *path, int mode, int basepe, size_t *chunksizehintp,
+                  void *parameters, const NC_Dispatch *table, int ncid);
+int NC4_HDF5_create(const char *path, int cmode, size_t initialsz, int basepe,
+                    size_t *chunksizehintp, void *parameters, const NC_Dispatch *table,
+                    int ncid);
+
+/* ---- hdf5flush.c ---------------------------------------------------------------------------- */
+/* Write everything dirty in the model to the file (the whole tree on create). */
+int nc4h5_flush(NC4_file *f);
+
+/* ---- hdf5file.c ---------------------------------------------------------------------------- */
+/* Leave define mode as nc_enddef does (flush, create datasets); data calls
+ * use it when a variable is not created yet (enhanced model's implicit enddef). */
+int nc4h5_enddef(NC4_file *f);
+int NC4_HDF5_redef(int);
+int NC4_HDF5__enddef(int, size_t, size_t, size_t, size_t);
+int NC4_HDF5_sync(int);
+int NC4_HDF5_abort(int);
+int NC4_HDF5_close(int, void *);
+int NC4_HDF5_inq_format_extended(int, int *, int *);
+
+/* ---- hdf5var.c ----------------------------------------------------------------------------- */
+int NC4_HDF5_set_var_chunk_cache(int, int, size_t, size_t, float);
+int NC4_HDF5_inq_filter_avail(int, unsigned int);
+
+#endif /* HDF5INT_H */

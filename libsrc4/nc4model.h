@@ -1,0 +1,342 @@
+/* nc4model.h: the enhanced data model, shared by every non-classic format.
+ *
+ * Owns: the in-memory tree of one open netCDF-4-model file (groups,
+ * dimensions, variables, attributes, user-defined types), the rules of the
+ * enhanced and classic models for defining and changing it, and every
+ * inquiry answered from it.  It holds no storage type (no HDF5 header, no
+ * JSON): a storage layer (libhdf5, later libnczarr) builds the tree when it
+ * opens a file, hangs its own state on the `fmt` pointers, and writes what the
+ * flags below mark as changed when it flushes.
+ *
+ * Ids.  ncid = ext_ncid | grp->hdr.id (group id 0 is the root).  Dimension
+ * ids and user type ids are unique in the file (dims from 0, types from
+ * NC_FIRSTUSERTYPEID, in creation order); variable ids count from 0 in each
+ * group; attribute numbers from 0 per variable (or NC_GLOBAL) and close up
+ * when one is deleted.  The storage layer assigns ids only through the
+ * nc4_new_* calls below, in the order objects are found/created.
+ *
+ * Look-ups.  Every collection is an NC4_index: items in id (creation) order
+ * plus a hash of the names, so name and id look-ups are O(1) whatever the
+ * count (100,000 variables in a group stay fast).
+ *
+ * Memory.  Everything reachable from an NC4_file is owned by it and freed by
+ * nc4_file_free(); the storage layer frees what it hung on `fmt` first (it is
+ * given each object through the NC4_storage_ops.free_* callbacks).
+ *
+ * Threads.  A file's tree is used by one thread at a time (upstream's rule
+ * for one ncid); distinct files share nothing here.
+ */
+#ifndef NC4MODEL_H
+#define NC4MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "netcdf.h"
+#include "netcdf_dispatch.h"
+
+struct NC;
+typedef struct NC4_file NC4_file;
+typedef struct NC4_grp NC4_grp;
+typedef struct NC4_var NC4_var;
+typedef struct NC4_type NC4_type;
+
+/* ---- named objects and the hashed index ---------------------------------- */
+
+/* Common head of every named object. */
+typedef struct NC4_obj {
+    char *name;        /* current name (NFC UTF-8, or raw bytes read from a file) */
+    uint32_t hash;     /* of name; maintained by the index */
+    int id;            /* dimid, varid, typeid, group id, attnum, field/member index */
+    char *stored_name; /* name the object has in storage; NULL = not stored yet.
+                        * Differs from name after a rename until the next flush. */
+} NC4_obj;
+
+typedef struct NC4_index {
+    NC4_obj **items; /* in id order (items[i]->id == i for per-parent ids) */
+    size_t n, cap;
+    uint32_t *slots; /* open-addressing hash: 0 empty, else item position + 1 */
+    size_t nslots;   /* power of two, kept >= 2n */
+} NC4_index;
+
+void nc4_index_init(NC4_index *ix);
+/* Append obj (its name already set); NC_ENOMEM. */
+int nc4_index_add(NC4_index *ix, NC4_obj *obj);
+/* Find by name (exact bytes); NULL if absent. */
+NC4_obj *nc4_index_find(const NC4_index *ix, const char *name);
+/* Replace obj's name with a copy of newname and rehash; NC_ENOMEM. */
+int nc4_index_rename(NC4_index *ix, NC4_obj *obj, const char *newname);
+/* Remove the item at position pos, closing up the order; ids of later items
+ * are decremented when renumber is set (attributes). */
+void nc4_index_remove(NC4_index *ix, size_t pos, int renumber);
+/* Free the arrays (not the items). */
+void nc4_index_clear(NC4_index *ix);
+
+/* ---- the objects ------------------------------------------------------------ */
+
+typedef struct NC4_att {
+    NC4_obj hdr;      /* id = attnum */
+    nc_type xtype;    /* atomic or user type id of the file */
+    size_t len;       /* number of values */
+    void *data;       /* len values in memory form of xtype (char* for strings,
+                       * nc_vlen_t for vlens); deep-owned; NULL when len == 0 */
+    int dirty;        /* value or type changed since last flush */
+    void *fmt;
+} NC4_att;
+
+typedef struct NC4_dim {
+    NC4_obj hdr;      /* id = dimid (file-wide) */
+    NC4_grp *grp;     /* defining group */
+    size_t len;       /* current length (unlimited: largest extent written) */
+    int unlimited;
+    NC4_var *coord_var; /* variable of the same name in grp whose first dim is
+                         * this dim, or NULL */
+    int dirty;        /* new, renamed or length changed since last flush */
+    void *fmt;
+} NC4_dim;
+
+typedef struct NC4_filter {
+    unsigned int id;
+    size_t nparams;
+    unsigned int *params;
+} NC4_filter;
+
+/* Var storage kinds: NC_CONTIGUOUS, NC_CHUNKED, NC_COMPACT (netcdf.h). */
+struct NC4_var {
+    NC4_obj hdr;      /* id = varid in grp */
+    NC4_grp *grp;
+    nc_type xtype;
+    int ndims;
+    int *dimids;      /* ndims */
+    NC4_dim **dims;   /* ndims, borrowed */
+    NC4_index atts;   /* NC4_att */
+    int storage;      /* NC_CONTIGUOUS / NC_CHUNKED / NC_COMPACT */
+    size_t *chunksizes; /* ndims entries when storage == NC_CHUNKED, else NULL;
+                         * all 0 until the defaults are computed (nc4_default_chunks) */
+    int endianness;   /* NC_ENDIAN_NATIVE / LITTLE / BIG */
+    int no_fill;
+    void *fill_value; /* one value in memory form of xtype, or NULL = default fill */
+    NC4_filter *filters; /* in order of application on write */
+    size_t nfilters;
+    int quantize_mode, nsd;
+    size_t cache_size, cache_nelems; float cache_preemption;
+    int is_coord;      /* is the coordinate variable of the same-named dim */
+    int was_coord;     /* was a coordinate var before a rename (storage hint) */
+    int created;       /* exists in storage */
+    int meta_locked;   /* storage settings fixed (after first enddef/created) */
+    int dirty;         /* new, renamed, dims or fill changed since last flush */
+    int atts_dirty;    /* some attribute added, changed or deleted */
+    char **deleted_atts; size_t ndeleted_atts; /* stored names to delete at flush */
+    void *fmt;
+};
+
+/* One field of a compound type. */
+typedef struct NC4_field {
+    NC4_obj hdr;      /* id = field index */
+    size_t offset;
+    nc_type xtype;
+    int ndims;        /* 0 for scalar fields */
+    int *dimsizes;
+} NC4_field;
+
+/* One member of an enum type. */
+typedef struct NC4_member {
+    NC4_obj hdr;      /* id = member index */
+    long long value;  /* the value, widened (base type decides the width) */
+} NC4_member;
+
+struct NC4_type {
+    NC4_obj hdr;      /* id = type id (>= NC_FIRSTUSERTYPEID) */
+    NC4_grp *grp;
+    int tclass;       /* NC_COMPOUND, NC_VLEN, NC_ENUM, NC_OPAQUE */
+    size_t size;      /* in-memory size of one value */
+    nc_type base;     /* vlen element type / enum integer type; NC_NAT otherwise */
+    NC4_index fields; /* compound: NC4_field */
+    NC4_index members;/* enum: NC4_member */
+    int committed;    /* stored in the file; no longer changeable */
+    int endianness;   /* of the stored type, for inquiries */
+    void *fmt;
+};
+
+struct NC4_grp {
+    NC4_obj hdr;      /* id = group id; root: id 0, name "/" */
+    NC4_file *file;
+    NC4_grp *parent;  /* NULL for the root */
+    NC4_index children; /* NC4_grp */
+    NC4_index dims;   /* NC4_dim defined here */
+    NC4_index vars;   /* NC4_var */
+    NC4_index types;  /* NC4_type defined here */
+    NC4_index atts;   /* global attributes */
+    int created, dirty, atts_dirty;
+    char **deleted_atts; size_t ndeleted_atts;
+    void *fmt;
+};
+
+/* What the model asks of its storage layer.  Every member may be NULL. */
+typedef struct NC4_storage_ops {
+    /* Checks that only the storage knows, called before a define call
+     * changes the model (e.g. HDF5's 4 GiB chunk limit, filter availability). */
+    int (*check_chunking)(NC4_file *f, NC4_var *var, const size_t *chunks);
+    int (*check_filter)(NC4_file *f, NC4_var *var, unsigned int id, size_t nparams,
+                        const unsigned int *params);
+    /* Release the fmt state of one object (called by nc4_file_free). */
+    void (*free_fmt)(NC4_file *f, void *fmt);
+} NC4_storage_ops;
+
+struct NC4_file {
+    struct NC *nc;         /* libdispatch's record (controller) */
+    int ext_ncid;          /* slot << NC_ID_SHIFT */
+    int cmode;             /* mode given to create/open */
+    int format;            /* NC_FORMAT_NETCDF4 or NC_FORMAT_NETCDF4_CLASSIC */
+    int formatx;           /* NC_FORMATX_NC_HDF5, NC_FORMATX_NCZARR, ... */
+    int classic_model;     /* NC_CLASSIC_MODEL rules apply */
+    int readonly;          /* opened without NC_WRITE */
+    int indef;             /* in define mode */
+    int explicit_redef;    /* define mode entered with nc_redef (enhanced model) */
+    int fill_mode;         /* NC_FILL or NC_NOFILL (nc_set_fill) */
+    int dirty;             /* anything to flush */
+    NC4_grp *root;
+    NC4_grp **grps;  size_t ngrps;  /* by group id */
+    NC4_dim **dims;  size_t ndims;  /* by dimid */
+    NC4_type **types; size_t ntypes;/* by type id - NC_FIRSTUSERTYPEID */
+    /* Provenance read from or written to the file (_NCProperties etc.). */
+    char *ncproperties;    /* NULL if absent */
+    int superblock;        /* storage's superblock version, -1 unknown */
+    int is_netcdf4;        /* file carries netCDF-4 markers (_IsNetcdf4) */
+    const NC4_storage_ops *ops;
+    void *fmt;
+};
+
+/* ---- building the tree (storage layers) --------------------------------- */
+
+/* New file with an empty root group. */
+int nc4_file_new(struct NC *nc, int ext_ncid, int cmode, int formatx,
+                 const NC4_storage_ops *ops, NC4_file **fp);
+/* Free the tree (calls ops->free_fmt on every fmt first). */
+void nc4_file_free(NC4_file *f);
+
+/* Each appends a new object with the next id; name is copied; NC_ENOMEM,
+ * NC_ENAMEINUSE (same name already in that namespace), NC_EMAXDIMS /
+ * NC_EMAXVARS ... where the model limits apply.  They do no define-mode or
+ * classic-model checks: the NC4_def_* slots below do. */
+int nc4_new_grp(NC4_grp *parent, const char *name, NC4_grp **gp);
+int nc4_new_dim(NC4_grp *g, const char *name, size_t len, int unlimited, NC4_dim **dp);
+int nc4_new_var(NC4_grp *g, const char *name, nc_type xtype, int ndims,
+                const int *dimids, NC4_var **vp);
+int nc4_new_type(NC4_grp *g, const char *name, int tclass, size_t size, nc_type base,
+                 NC4_type **tp);
+int nc4_new_field(NC4_type *t, const char *name, size_t offset, nc_type xtype,
+                  int ndims, const int *dimsizes);
+int nc4_new_member(NC4_type *t, const char *name, long long value);
+/* Add or replace an attribute of var (NULL = group attribute); data is len
+ * values in memory form of xtype and is deep-copied. */
+int nc4_set_att(NC4_grp *g, NC4_var *var, const char *name, nc_type xtype, size_t len,
+                const void *data, NC4_att **ap);
+
+/* ---- finding things ----------------------------------------------------- */
+
+/* File and group of an ncid: NC_EBADID if no such file or group, NC_ENOTNC4
+ * if the file is not of this model.  Either output may be NULL. */
+int nc4_find_grp(int ncid, NC4_file **fp, NC4_grp **gp);
+/* ... and a variable of that group: NC_ENOTVAR. */
+int nc4_find_var(int ncid, int varid, NC4_file **fp, NC4_grp **gp, NC4_var **vp);
+/* Dimension by id (file-wide), NC_EBADDIM. */
+int nc4_find_dim(NC4_file *f, int dimid, NC4_dim **dp);
+/* Dimension by name visible from g (g, then its ancestors), NULL if none. */
+NC4_dim *nc4_find_dim_by_name(NC4_grp *g, const char *name);
+/* Type by id: atomic ids give *tp = NULL and NC_NOERR; user ids their
+ * record; NC_EBADTYPE otherwise. */
+int nc4_find_type(NC4_file *f, nc_type xtype, NC4_type **tp);
+/* The attribute list of varid in g (NC_GLOBAL: the group's), NC_ENOTVAR. */
+int nc4_att_list(NC4_grp *g, int varid, NC4_index **listp, NC4_var **varp);
+
+/* Size in memory of one value of xtype (atomic or user), 0 if unknown. */
+size_t nc4_type_size(NC4_file *f, nc_type xtype);
+/* Whether values of xtype hold pointers (strings, vlens, also nested). */
+int nc4_type_has_pointers(NC4_file *f, nc_type xtype);
+/* Deep copy / reclaim of n values of xtype in memory form. */
+int nc4_copy_values(NC4_file *f, nc_type xtype, const void *src, void *dst, size_t n);
+void nc4_reclaim_values(NC4_file *f, nc_type xtype, void *data, size_t n);
+
+/* Upstream's default chunk sizes for var (fills var->chunksizes). */
+int nc4_default_chunks(NC4_file *f, NC4_var *var);
+/* Current shape of var (unlimited dims: their current length). */
+void nc4_var_shape(const NC4_var *var, size_t *shape);
+
+/* Enter define mode implicitly if the model allows (enhanced: yes, and
+ * returns NC_NOERR; classic model: NC_EINDEFINE / NC_ENOTINDEFINE rules). */
+int nc4_check_define(NC4_file *f);
+
+/* ---- dispatch slots answered by the model ------------------------------------
+ * Same signatures as NC_Dispatch.  Storage layers point their table at these.
+ * Define-type slots change only the model and set the dirty flags; the storage
+ * writes at its enddef/sync/close. */
+int NC4_inq(int, int *, int *, int *, int *);
+int NC4_inq_type(int, nc_type, char *, size_t *);
+int NC4_def_dim(int, const char *, size_t, int *);
+int NC4_inq_dimid(int, const char *, int *);
+int NC4_inq_dim(int, int, char *, size_t *);
+int NC4_inq_unlimdim(int, int *);
+int NC4_rename_dim(int, int, const char *);
+int NC4_inq_att(int, int, const char *, nc_type *, size_t *);
+int NC4_inq_attid(int, int, const char *, int *);
+int NC4_inq_attname(int, int, int, char *);
+int NC4_rename_att(int, int, const char *, const char *);
+int NC4_del_att(int, int, const char *);
+int NC4_get_att(int, int, const char *, void *, nc_type);
+int NC4_put_att(int, int, const char *, nc_type, size_t, const void *, nc_type);
+int NC4_def_var(int, const char *, nc_type, int, const int *, int *);
+int NC4_inq_varid(int, const char *, int *);
+int NC4_rename_var(int, int, const char *);
+int NC4_inq_var_all(int ncid, int varid, char *name, nc_type *xtypep, int *ndimsp,
+                    int *dimidsp, int *nattsp, int *shufflep, int *deflatep,
+                    int *deflate_levelp, int *fletcher32p, int *contiguousp,
+                    size_t *chunksizesp, int *no_fill, void *fill_valuep, int *endiannessp,
+                    unsigned int *idp, size_t *nparamsp, unsigned int *params);
+int NC4_def_var_fill(int, int, int, const void *);
+int NC4_inq_unlimdims(int, int *, int *);
+int NC4_inq_ncid(int, const char *, int *);
+int NC4_inq_grps(int, int *, int *);
+int NC4_inq_grpname(int, char *);
+int NC4_inq_grpname_full(int, size_t *, char *);
+int NC4_inq_grp_parent(int, int *);
+int NC4_inq_grp_full_ncid(int, const char *, int *);
+int NC4_inq_varids(int, int *, int *);
+int NC4_inq_dimids(int, int *, int *, int);
+int NC4_inq_typeids(int, int *, int *);
+int NC4_inq_type_equal(int, nc_type, int, nc_type, int *);
+int NC4_def_grp(int, const char *, int *);
+int NC4_rename_grp(int, const char *);
+int NC4_inq_user_type(int, nc_type, char *, size_t *, nc_type *, size_t *, int *);
+int NC4_inq_typeid(int, const char *, nc_type *);
+int NC4_def_compound(int, size_t, const char *, nc_type *);
+int NC4_insert_compound(int, nc_type, const char *, size_t, nc_type);
+int NC4_insert_array_compound(int, nc_type, const char *, size_t, nc_type, int, const int *);
+int NC4_inq_compound_field(int, nc_type, int, char *, size_t *, nc_type *, int *, int *);
+int NC4_inq_compound_fieldindex(int, nc_type, const char *, int *);
+int NC4_def_vlen(int, const char *, nc_type, nc_type *);
+int NC4_put_vlen_element(int, int, void *, size_t, const void *);
+int NC4_get_vlen_element(int, int, const void *, size_t *, void *);
+int NC4_def_enum(int, nc_type, const char *, nc_type *);
+int NC4_insert_enum(int, nc_type, const char *, const void *);
+int NC4_inq_enum_member(int, nc_type, int, char *, void *);
+int NC4_inq_enum_ident(int, nc_type, long long, char *);
+int NC4_def_opaque(int, size_t, const char *, nc_type *);
+int NC4_def_var_deflate(int, int, int, int, int);
+int NC4_def_var_fletcher32(int, int, int);
+int NC4_def_var_chunking(int, int, int, const size_t *);
+int NC4_def_var_endian(int, int, int);
+int NC4_def_var_filter(int, int, unsigned int, size_t, const unsigned int *);
+int NC4_set_var_chunk_cache(int, int, size_t, size_t, float);
+int NC4_get_var_chunk_cache(int, int, size_t *, size_t *, float *);
+int NC4_inq_var_filter_ids(int, int, size_t *, unsigned int *);
+int NC4_inq_var_filter_info(int, int, unsigned int, size_t *, unsigned int *);
+int NC4_def_var_quantize(int, int, int, int);
+int NC4_inq_var_quantize(int, int, int *, int *);
+int NC4_set_fill(int, int, int *);
+int NC4_inq_format(int, int *);
+
+/* Library-wide chunk cache defaults (nc_set_chunk_cache), read by storage
+ * layers when they open a variable. */
+void nc4_get_default_cache(size_t *size, size_t *nelems, float *preemption);
+
+#endif /* NC4MODEL_H */
