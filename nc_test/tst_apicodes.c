@@ -1394,12 +1394,20 @@ run(const char *name, void (*fn)(void))
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
-    static const struct { int cmode; const char *name; } formats[] = {
+    /* "nc4" runs the same sections on the two netCDF-4 formats instead of
+     * the classic ones (tst_apicodes4_cmp); no argument: the classic set. */
+    struct fmt { int cmode; const char *name; };
+    static const struct fmt classic[] = {
         {0, "cdf1"}, {NC_64BIT_OFFSET, "cdf2"}, {NC_64BIT_DATA, "cdf5"},
+    }, enhanced[] = {
+        {NC_NETCDF4, "nc4"}, {NC_NETCDF4 | NC_CLASSIC_MODEL, "nc4c"},
     };
-    for (int f = 0; f < 3; f++) {
+    int nc4 = argc > 1 && strcmp(argv[1], "nc4") == 0;
+    const struct fmt *formats = nc4 ? enhanced : classic;
+    int nformats = nc4 ? 2 : 3;
+    for (int f = 0; f < nformats; f++) {
         cur_cmode = formats[f].cmode;
         cur_fmt = formats[f].name;
         run("specials", sec_specials);
@@ -1413,7 +1421,9 @@ main(void)
         run("misc", sec_misc);
         run("v2", sec_v2);
     }
-    cur_fmt = "any";
-    run("default_format", sec_default_format);
+    if (!nc4) {
+        cur_fmt = "any";
+        run("default_format", sec_default_format);
+    }
     return 0;
 }
