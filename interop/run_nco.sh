@@ -22,8 +22,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/files" "$work/lib"
 ln -s "$libdir/libnetcdf.so.22" "$work/lib/libnetcdf.so.19"
-hdf5=$(ls /usr/lib/*/libhdf5_serial.so.* /usr/lib/*/libhdf5.so.* 2>/dev/null | head -1)
-ours() { LD_PRELOAD="$hdf5" LD_LIBRARY_PATH=$work/lib "$@"; }
+ours() { LD_LIBRARY_PATH=$work/lib "$@"; }
 
 for dir in "$@"; do
     for cdl in "$dir"/*.cdl; do

@@ -21,7 +21,6 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/files" "$work/lib" "$work/ours" "$work/ref"
 ln -s "$libdir/libnetcdf.so.22" "$work/lib/libnetcdf.so.19"
-hdf5=$(ls /usr/lib/*/libhdf5_serial.so.* /usr/lib/*/libhdf5.so.* 2>/dev/null | head -1)
 
 for dir in "$@"; do
     for cdl in "$dir"/*.cdl; do
@@ -38,7 +37,7 @@ $py "$here/py_write_read.py" "$work/files" >/dev/null 2>&1 || { echo "reference 
 # then split per file ("file NAME" lines start each one).
 $py "$here/py_describe.py" "$work"/files/*.nc > "$work/ref.txt" 2>/dev/null ||
     { echo "reference describe run failed"; exit 1; }
-LD_PRELOAD="$hdf5" LD_LIBRARY_PATH=$work/lib $py "$here/py_describe.py" "$work"/files/*.nc \
+LD_LIBRARY_PATH=$work/lib $py "$here/py_describe.py" "$work"/files/*.nc \
     > "$work/ours.txt" 2> "$work/ours.err"
 grep -q "^libversion 4.10.1" "$work/ours.err" ||
     { echo "FAIL: python did not run on our library"; cat "$work/ours.err"; exit 1; }
