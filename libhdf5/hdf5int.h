@@ -65,6 +65,8 @@ typedef struct NC4H5_file {
     NC_memio memio;        /* image given to nc_open_mem(io)/nc_create_mem */
     int memio_locked;      /* NC_MEMIO_LOCKED: the caller keeps the buffer */
     char *path;
+    int first_define;      /* created and not yet out of its first define mode:
+                            * nc_abort removes the file (added by H3) */
 } NC4H5_file;
 
 typedef struct NC4H5_grp {
@@ -160,5 +162,23 @@ int NC4_HDF5_inq_format_extended(int, int *, int *);
 /* ---- hdf5var.c ----------------------------------------------------------------------------- */
 int NC4_HDF5_set_var_chunk_cache(int, int, size_t, size_t, float);
 int NC4_HDF5_inq_filter_avail(int, unsigned int);
+
+
+/* ---- hdf5dimscale.c (added by H3) ------------------------------------------------------------
+ * Dimension scales as HDF5's H5DS writes them (CLASS, NAME, REFERENCE_LIST,
+ * DIMENSION_LIST), without libhdf5_hl.  NC_NOERR / NC_EHDFERR / NC_EDIMSCALE. */
+int nc4h5_ds_set_scale(hid_t dsid, const char *name);
+int nc4h5_ds_is_scale(hid_t dsid);
+/* Attach scale dsid to dimension idx of did; attaching twice changes nothing. */
+int nc4h5_ds_attach(hid_t did, hid_t dsid, int idx);
+/* Undo an attachment; NC_NOERR when it was not attached. */
+int nc4h5_ds_detach(hid_t did, hid_t dsid, int idx);
+/* Remove CLASS, NAME and _Netcdf4Dimid (a coordinate variable that is no longer one). */
+int nc4h5_ds_remove_scale_atts(hid_t did);
+
+/* ---- hdf5var.c: the storage checks nc4h5_ops points to (added by H3) ------------------------- */
+int nc4h5_check_chunking(NC4_file *f, NC4_var *var, const size_t *chunks);
+int nc4h5_check_filter(NC4_file *f, NC4_var *var, unsigned int id, size_t nparams,
+                       const unsigned int *params);
 
 #endif /* HDF5INT_H */

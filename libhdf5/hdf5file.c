@@ -1,0 +1,232 @@
+/* hdf5file.c: define mode, sync, abort and close of netCDF-4/HDF5 files.
+ *
+ * Leaving define mode (nc_enddef, the implicit enddef of a data call, sync,
+ * close) writes the model (nc4h5_flush) and flushes HDF5's buffers, as
+ * upstream's sync_netcdf4_file.  Close releases every HDF5 id hung on the
+ * tree before H5Fclose (the file is opened with fclose degree SEMI), then
+ * frees the tree; it does so even when writing failed, and reports the
+ * first error. */
+#include "config.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hdf5int.h"
+
+static hid_t
+file_id(NC4_file *f)
+{
+    NC4H5_file *hf = f->fmt;
+    return hf ? hf->fid : -1;
+}
+
+/* Write the model and flush HDF5's buffers. */
+static int
+sync_file(NC4_file *f)
+{
+    int stat = NC_NOERR;
+    if (!f->readonly)
+        stat = nc4h5_flush(f);
+    if (stat == NC_NOERR) {
+        nc4h5_lock();
+        if (file_id(f) >= 0 && H5Fflush(file_id(f), H5F_SCOPE_GLOBAL) < 0)
+            stat = NC_EHDFERR;
+        nc4h5_unlock();
+    }
+    return stat;
+}
+
+int
+nc4h5_enddef(NC4_file *f)
+{
+    NC4H5_file *hf = f->fmt;
+    f->indef = 0;
+    f->explicit_redef = 0;
+    if (hf)
+        hf->first_define = 0;
+    return sync_file(f);
+}
+
+int
+NC4_HDF5_redef(int ncid)
+{
+    NC4_file *f;
+    int stat;
+    if ((stat = nc4_find_grp(ncid, &f, NULL)))
+        return stat;
+    if (f->indef)
+        return f->classic_model ? NC_EINDEFINE : NC_NOERR;
+    if (f->readonly)
+        return NC_EPERM;
+    f->indef = 1;
+    f->explicit_redef = 1;
+    return NC_NOERR;
+}
+
+int
+NC4_HDF5__enddef(int ncid, size_t h_minfree, size_t v_align, size_t v_minfree, size_t r_align)
+{
+    NC4_file *f;
+    int stat;
+    (void)h_minfree; (void)v_align; (void)v_minfree; (void)r_align;
+    if ((stat = nc4_find_grp(ncid, &f, NULL)))
+        return stat;
+    if (!f->indef)
+        return NC_ENOTINDEFINE;
+    return nc4h5_enddef(f);
+}
+
+int
+NC4_HDF5_sync(int ncid)
+{
+    NC4_file *f;
+    int stat;
+    if ((stat = nc4_find_grp(ncid, &f, NULL)))
+        return stat;
+    if (f->indef) {
+        if (f->classic_model)
+            return NC_EINDEFINE;
+        return nc4h5_enddef(f);
+    }
+    return sync_file(f);
+}
+
+/* Close every HDF5 id the tree holds (not the file). */
+static void
+close_ids(NC4_file *f)
+{
+    for (size_t i = 0; i < f->ngrps; i++) {
+        NC4_grp *g = f->grps[i];
+        for (size_t j = 0; j < g->vars.n; j++) {
+            NC4H5_var *hv = ((NC4_var *)g->vars.items[j])->fmt;
+            if (hv && hv->did >= 0) {
+                H5Dclose(hv->did);
+                hv->did = -1;
+            }
+        }
+    }
+    for (size_t i = 0; i < f->ndims; i++) {
+        NC4H5_dim *hd = f->dims[i]->fmt;
+        if (hd && hd->dsid >= 0) {
+            H5Dclose(hd->dsid);
+            hd->dsid = -1;
+        }
+    }
+    for (size_t i = 0; i < f->ntypes; i++) {
+        NC4H5_type *ht = f->types[i]->fmt;
+        if (ht && ht->ftid >= 0) {
+            H5Tclose(ht->ftid);
+            ht->ftid = -1;
+        }
+        if (ht && ht->mtid >= 0) {
+            H5Tclose(ht->mtid);
+            ht->mtid = -1;
+        }
+    }
+    for (size_t i = 0; i < f->ngrps; i++) {
+        NC4H5_grp *hg = f->grps[i]->fmt;
+        if (hg && hg->gid >= 0) {
+            H5Gclose(hg->gid);
+            hg->gid = -1;
+        }
+    }
+}
+
+/* The file image of an in-memory file, in a new buffer. */
+static int
+take_image(hid_t fid, NC_memio *memio)
+{
+    ssize_t n;
+    void *buf;
+    if (H5Fflush(fid, H5F_SCOPE_GLOBAL) < 0 || (n = H5Fget_file_image(fid, NULL, 0)) < 0)
+        return NC_EHDFERR;
+    if (!(buf = malloc(n ? (size_t)n : 1)))
+        return NC_ENOMEM;
+    if (H5Fget_file_image(fid, buf, (size_t)n) < 0) {
+        free(buf);
+        return NC_EHDFERR;
+    }
+    memio->size = (size_t)n;
+    memio->memory = buf;
+    memio->flags = 0;
+    return NC_NOERR;
+}
+
+/* Release everything of f; write first unless aborting.  memio (close of
+ * an in-memory file) receives the final image. */
+static int
+close_file(NC4_file *f, int abort, NC_memio *memio)
+{
+    int stat = NC_NOERR, s;
+    NC4H5_file *hf = f->fmt;
+
+    if (!abort && !f->readonly) {
+        f->indef = 0;
+        stat = nc4h5_flush(f);
+    }
+    nc4h5_lock();
+    if (hf && hf->fid >= 0 && !abort && memio && hf->mem == NC_INMEMORY &&
+        (s = take_image(hf->fid, memio)) && !stat)
+        stat = s;
+    close_ids(f);
+    if (hf && hf->fid >= 0) {
+        if (H5Fclose(hf->fid) < 0 && !stat)
+            stat = NC_EHDFERR;
+        hf->fid = -1;
+    }
+    nc4h5_unlock();
+    nc4_file_free(f);
+    return stat;
+}
+
+int
+NC4_HDF5_abort(int ncid)
+{
+    NC4_file *f;
+    NC4H5_file *hf;
+    char *path = NULL;
+    int stat, remove_it;
+
+    if ((stat = nc4_find_grp(ncid, &f, NULL)))
+        return stat;
+    hf = f->fmt;
+    /* A file still in the define mode of its creation disappears; one in
+     * redef keeps what was written before (the changes are not written). */
+    remove_it = hf && hf->first_define && hf->path && (!hf->mem || hf->persist);
+    if (remove_it && !(path = strdup(hf->path)))
+        return NC_ENOMEM;
+    stat = close_file(f, 1, NULL);
+    if (path) {
+        if (remove(path) < 0 && stat == NC_NOERR)
+            stat = NC_ECANTREMOVE;
+        free(path);
+    }
+    return stat;
+}
+
+int
+NC4_HDF5_close(int ncid, void *params)
+{
+    NC4_file *f;
+    NC4_grp *g;
+    int stat;
+
+    if ((stat = nc4_find_grp(ncid, &f, &g)))
+        return stat;
+    if (g->parent)
+        return NC_EBADGRPID;
+    return close_file(f, 0, (NC_memio *)params);
+}
+
+int
+NC4_HDF5_inq_format_extended(int ncid, int *formatp, int *modep)
+{
+    NC4_file *f;
+    int stat;
+    if ((stat = nc4_find_grp(ncid, &f, NULL)))
+        return stat;
+    if (formatp)
+        *formatp = NC_FORMATX_NC_HDF5;
+    if (modep)
+        *modep = (f->nc ? f->nc->mode : f->cmode) | NC_NETCDF4;
+    return NC_NOERR;
+}
