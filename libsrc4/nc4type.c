@@ -420,19 +420,21 @@ NC4_inq_typeid(int ncid, const char *name, nc_type *typeidp)
     if (strlen(name) > NC_MAX_NAME && name[0] != '/')
         return NC_EMAXNAME;
     if (name[0] == '/') {
+        /* A full name: the group path, then the type in that group only.
+         * As upstream, a type directly under the root ("/t") is NC_EINVAL.
+         * (Upstream 4.9 then forgets to store the id; we store it.) */
         const char *slash = strrchr(name, '/');
-        if (slash == name) {
-            t = (NC4_type *)nc4_index_find(&f->root->types, name + 1);
-        } else {
-            char *path = strndup(name, (size_t)(slash - name));
-            int gid;
-            if (path == NULL)
-                return NC_ENOMEM;
-            stat = NC4_inq_grp_full_ncid(NC4_GRP_NCID(f, f->root), path, &gid);
-            free(path);
-            if (stat == NC_NOERR)
-                t = (NC4_type *)nc4_index_find(&f->grps[gid & NC_GRP_MASK]->types, slash + 1);
-        }
+        char *path;
+        int gid;
+        if (slash == name)
+            return NC_EINVAL;
+        if ((path = strndup(name, (size_t)(slash - name))) == NULL)
+            return NC_ENOMEM;
+        stat = NC4_inq_grp_full_ncid(NC4_GRP_NCID(f, f->root), path, &gid);
+        free(path);
+        if (stat)
+            return stat;
+        t = (NC4_type *)nc4_index_find(&f->grps[gid & NC_GRP_MASK]->types, slash + 1);
     } else {
         for (p = g; p != NULL && t == NULL; p = p->parent)
             t = (NC4_type *)nc4_index_find(&p->types, name);

@@ -404,7 +404,19 @@ add_filter(NC4_file *f, NC4_var *var, unsigned int id, size_t nparams,
             return NC_ENOMEM;
         }
         var->filters = a;
-        fl = &var->filters[var->nfilters++];
+        /* Upstream's order: fletcher32 always first, shuffle next, the
+         * rest in order of definition. */
+        size_t pos = var->nfilters;
+        if (var->nfilters > 0) {
+            if (id == H5Z_FILTER_FLETCHER32)
+                pos = 0;
+            else if (id == H5Z_FILTER_SHUFFLE)
+                pos = var->filters[0].id == H5Z_FILTER_FLETCHER32 ? 1 : 0;
+        }
+        memmove(&var->filters[pos + 1], &var->filters[pos],
+                (var->nfilters - pos) * sizeof(NC4_filter));
+        var->nfilters++;
+        fl = &var->filters[pos];
         fl->id = id;
     } else {
         free(fl->params);
@@ -422,41 +434,54 @@ NC4_def_var_filter(int ncid, int varid, unsigned int id, size_t nparams,
     NC4_file *f;
     NC4_grp *g;
     NC4_var *var;
-    int stat;
+    int stat, isnew;
 
     if ((stat = nc4_find_grp(ncid, &f, &g)))
         return stat;
     if (varid < 0 || (size_t)varid >= g->vars.n)
         return NC_ENOTVAR;
     var = (NC4_var *)g->vars.items[varid];
-    if (f->readonly)
-        return NC_EPERM;
+    /* Upstream's code for "not in define mode" here is NC_EINDEFINE. */
+    if (!f->indef)
+        return NC_EINDEFINE;
     if (var->ndims == 0)
         return NC_EINVAL;
     if (var->created || var->meta_locked)
         return NC_ELATEDEF;
     if (nparams > 0 && params == NULL)
         return NC_EINVAL;
-    if (id == H5Z_FILTER_DEFLATE) {
-        if (nparams != 1)
-            return NC_EFILTER;
-        if (params[0] > NC_MAX_DEFLATE_LEVEL)
-            return NC_EINVAL;
-    }
     if (f->ops && f->ops->check_filter &&
         (stat = f->ops->check_filter(f, var, id, nparams, params)))
         return stat;
-    if ((stat = make_chunked(f, var)))
-        return stat;
+    isnew = find_filter(var, id) == NULL;
+    /* Conflicts are checked only for a filter new to the var; a known one
+     * just gets its parameters replaced. */
+    if (isnew) {
+        if (id == H5Z_FILTER_DEFLATE) {
+            if (nparams != 1)
+                return NC_EFILTER;
+            if ((int)params[0] < NC_MIN_DEFLATE_LEVEL || (int)params[0] > NC_MAX_DEFLATE_LEVEL)
+                return NC_EINVAL;
+            if (find_filter(var, H5Z_FILTER_SZIP))
+                return NC_EINVAL;
+        }
+        if (id == H5Z_FILTER_SZIP) {
+            if (nparams != 2)
+                return NC_EFILTER;
+            if (params[1] % 2 || params[1] > NC_MAX_PIXELS_PER_BLOCK)
+                return NC_EINVAL;
+            if (find_filter(var, H5Z_FILTER_DEFLATE))
+                return NC_EINVAL;
+        }
+        if ((stat = make_chunked(f, var)))
+            return stat;
+    }
     if (id == H5Z_FILTER_SZIP) {
         size_t nelems = 1;
-        if (nparams != 2)
-            return NC_EFILTER;
-        if (params[1] % 2 || params[1] > NC_MAX_PIXELS_PER_BLOCK)
-            return NC_EINVAL;
         for (int d = 0; d < var->ndims; d++)
-            nelems *= var->chunksizes[d];
-        if (nelems < params[1])
+            if (var->dims[d]->len)
+                nelems *= var->dims[d]->len;
+        if (params[1] > nelems)
             return NC_EINVAL;
     }
     return add_filter(f, var, id, nparams, params);
