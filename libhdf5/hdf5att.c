@@ -24,8 +24,8 @@ static const char *const hidden_atts[] = {
     NC4H5_STRICT_ATT, NULL
 };
 
-static int
-is_hidden(const char *name)
+int
+nc4h5_is_hidden_att(const char *name)
 {
     for (const char *const *p = hidden_atts; *p; p++)
         if (strcmp(name, *p) == 0)
@@ -202,7 +202,7 @@ read_cb(hid_t loc, const char *name, const H5A_info_t *info, void *data)
     int stat;
 
     (void)info;
-    if (is_hidden(name))
+    if (nc4h5_is_hidden_att(name))
         return 0;
     stat = read_one(c, loc, name);
     if (stat == NC_ENOMEM) {

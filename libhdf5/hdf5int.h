@@ -67,6 +67,9 @@ typedef struct NC4H5_file {
     char *path;
     int first_define;      /* created and not yet out of its first define mode:
                             * nc_abort removes the file (added by H3) */
+    int memio_owned;       /* memio.memory was taken from an unlocked caller
+                            * (nc_open_memio + NC_WRITE): nc4h5_free_fmt frees it
+                            * unless the close set it to NULL (added by H2) */
 } NC4H5_file;
 
 typedef struct NC4H5_grp {
@@ -127,6 +130,9 @@ int nc4h5_read_atts(NC4_file *f, NC4_grp *g, NC4_var *var, hid_t obj);
 int nc4h5_write_att(NC4_file *f, hid_t obj, const NC4_att *att);
 /* Delete attribute `name` from obj if present. */
 int nc4h5_delete_att(hid_t obj, const char *name);
+/* (H2) Whether name is one of the attributes the API hides (upstream's
+ * reserved list: CLASS, NAME, DIMENSION_LIST, _Netcdf4Dimid, ...). */
+int nc4h5_is_hidden_att(const char *name);
 /* Write/read small hidden convention attributes. */
 int nc4h5_write_int_att(hid_t obj, const char *name, int n, const int *values);
 int nc4h5_write_text_att(hid_t obj, const char *name, const char *text);

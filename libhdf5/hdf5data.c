@@ -1,0 +1,502 @@
+/* hdf5data.c: reading and writing variable data (vara and vars slots).
+ *
+ * One path for both: the selection is an HDF5 hyperslab with the caller's
+ * stride (HDF5 gathers strided elements itself: no per-element calls), the
+ * memory side is the caller's buffer when the memory type is the variable's
+ * type (or NC_NAT / a user type id, which upstream treats as "the variable's
+ * type"), else a temporary buffer converted with ncx_convert so values and
+ * NC_ERANGE are those of the rest of the library.
+ *
+ * Rules as upstream 4.10.1 (hdf5var.c NC4_get_vars/NC4_put_vars):
+ *   - NC_ECHAR when exactly one of memory/variable type is NC_CHAR;
+ *   - define mode: classic model NC_EINDEFINE, else the implicit enddef;
+ *   - stride <= 0: NC_ESTRIDE; start > len, or start == len with count > 0:
+ *     NC_EINVALCOORDS; last index >= len with no zero count: NC_EEDGE
+ *     (reads check unlimited dims against the dim's length, the longest
+ *     variable; writes do not check them and extend the dataset);
+ *   - a read past a variable's own extent along an unlimited dim returns its
+ *     fill value there (upstream fills only the trailing part correctly; we
+ *     fill every element outside the extent);
+ *   - the classic model ignores NC_ERANGE between NC_BYTE and NC_UBYTE.
+ * Fixed-size HDF5 strings (read as NC_STRING) come back as malloc'd strings. */
+#include "config.h"
+#include <stdlib.h>
+#include <string.h>
+#include "hdf5int.h"
+#include "ncx.h"
+
+/* Native memory type for the values of var as they are in memory when
+ * no conversion is asked (strings and chars: the dataset's own string type,
+ * so HDF5 never pads or recodes them). */
+static int
+mem_type(NC4_file *f, NC4_var *var, hid_t did, hid_t *tidp)
+{
+    if (var->xtype == NC_CHAR || var->xtype == NC_STRING) {
+        hid_t t = H5Dget_type(did);
+        if (t < 0)
+            return NC_EHDFERR;
+        *tidp = t;
+        return NC_NOERR;
+    }
+    return nc4h5_hdf5_type(f, var->xtype, NC_ENDIAN_NATIVE, 0, tidp);
+}
+
+/* The fill value used for reads beyond a variable's extent. */
+static int
+fill_for(NC4_file *f, NC4_var *var, size_t size, void *fill)
+{
+    memset(fill, 0, size);
+    if (var->fill_value != NULL)
+        return nc4_copy_values(f, var->xtype, var->fill_value, fill, 1);
+    if (var->xtype <= NC_STRING) {
+        if (var->xtype == NC_STRING) {
+            char *s = strdup("");
+            if (s == NULL)
+                return NC_ENOMEM;
+            *(char **)fill = s;
+            return NC_NOERR;
+        }
+        return ncx_default_fill(var->xtype, fill);
+    }
+    return NC_NOERR;   /* user types: zeros (vlens empty) */
+}
+
+typedef struct {
+    NC4_file *f;
+    NC4_grp *g;
+    NC4_var *var;
+    NC4H5_var *hv;
+    nc_type memtype;     /* resolved */
+    int convert;         /* memtype differs from var->xtype */
+    hsize_t start[H5S_MAX_RANK], count[H5S_MAX_RANK], stride[H5S_MAX_RANK];
+    size_t n;            /* values requested */
+    int zero;            /* some count is 0 */
+} access_t;
+
+/* Checks common to reads and writes, up to the implicit enddef. */
+static int
+prepare(int ncid, int varid, const size_t *startp, const size_t *countp,
+        const ptrdiff_t *stridep, nc_type memtype, int write, access_t *a)
+{
+    NC4_var *var;
+    int stat;
+
+    memset(a, 0, sizeof(*a));
+    if ((stat = nc4_find_var(ncid, varid, &a->f, &a->g, &var)))
+        return stat;
+    a->var = var;
+    if (memtype >= NC_FIRSTUSERTYPEID || memtype == NC_NAT)
+        memtype = var->xtype;
+    if (memtype != var->xtype && (memtype == NC_CHAR || var->xtype == NC_CHAR))
+        return NC_ECHAR;
+    a->memtype = memtype;
+    a->convert = memtype != var->xtype;
+    if (write && a->f->readonly)
+        return NC_EPERM;
+    if (a->f->indef || !var->created) {
+        if (a->f->classic_model && a->f->indef)
+            return NC_EINDEFINE;
+        if ((stat = nc4h5_enddef(a->f)))
+            return stat;
+    }
+    a->hv = (NC4H5_var *)var->fmt;
+    if (a->hv == NULL || a->hv->did < 0 || !var->created)
+        return NC_EHDFERR;
+    if (var->ndims > H5S_MAX_RANK)
+        return NC_EMAXDIMS;
+    a->n = 1;
+    for (int d = 0; d < var->ndims; d++) {
+        if (stridep && stridep[d] <= 0)
+            return NC_ESTRIDE;
+        a->start[d] = startp ? startp[d] : 0;
+        a->count[d] = countp ? countp[d] : var->dims[d]->len;
+        a->stride[d] = stridep ? (hsize_t)stridep[d] : 1;
+        if (a->count[d] == 0)
+            a->zero = 1;
+        a->n *= (size_t)a->count[d];
+    }
+    if (a->zero)
+        a->n = 0;
+    return NC_NOERR;
+}
+
+/* NC_EINVALCOORDS / NC_EEDGE against length len (upstream's relaxed rule). */
+static int
+check_bound(hsize_t start, hsize_t count, hsize_t stride, hsize_t len, int zero)
+{
+    hsize_t last = count ? start + stride * (count - 1) : start;
+    if (start > len || (start == len && count > 0))
+        return NC_EINVALCOORDS;
+    if (!zero && count && last >= len)
+        return NC_EEDGE;
+    return NC_NOERR;
+}
+
+/* Walk every element of the count box; fill those outside the in-extent
+ * box `in` with copies of fill (element size size). */
+static int
+fill_outside(NC4_file *f, NC4_var *var, unsigned char *buf, size_t size,
+             const hsize_t *count, const hsize_t *in, const void *fill)
+{
+    int nd = var->ndims;
+    hsize_t idx[H5S_MAX_RANK] = {0};
+    size_t n = 1;
+    int stat;
+
+    for (int d = 0; d < nd; d++)
+        n *= (size_t)count[d];
+    for (size_t i = 0; i < n; i++) {
+        int out = 0;
+        for (int d = 0; d < nd; d++)
+            if (idx[d] >= in[d])
+                out = 1;
+        if (out && (stat = nc4_copy_values(f, var->xtype, fill, buf + i * size, 1)))
+            return stat;
+        for (int d = nd - 1; d >= 0; d--) {
+            if (++idx[d] < count[d])
+                break;
+            idx[d] = 0;
+        }
+    }
+    return NC_NOERR;
+}
+
+/* Fixed-size string dataset read into malloc'd strings at out. */
+static int
+read_fixed_strings(hid_t did, hid_t ftid, hid_t msid, hid_t fsid, size_t n, char **out)
+{
+    size_t fsize = H5Tget_size(ftid);
+    char *raw;
+
+    if (fsize == 0)
+        return NC_EHDFERR;
+    if (n > SIZE_MAX / fsize || (raw = malloc(n > 0 ? n * fsize : 1)) == NULL)
+        return NC_ENOMEM;
+    if (H5Dread(did, ftid, msid, fsid, H5P_DEFAULT, raw) < 0) {
+        free(raw);
+        return NC_EHDFERR;
+    }
+    for (size_t i = 0; i < n; i++) {
+        char *s = malloc(fsize + 1);
+        if (s == NULL) {
+            for (size_t k = 0; k < i; k++)
+                free(out[k]);
+            free(raw);
+            return NC_ENOMEM;
+        }
+        memcpy(s, raw + i * fsize, fsize);
+        s[fsize] = '\0';
+        out[i] = s;
+    }
+    free(raw);
+    return NC_NOERR;
+}
+
+static int
+get_vars(int ncid, int varid, const size_t *startp, const size_t *countp,
+         const ptrdiff_t *stridep, void *value, nc_type memtype)
+{
+    access_t a;
+    NC4_var *var;
+    hid_t fsid = -1, msid = -1, mtid = -1, ftid = -1;
+    hsize_t fdims[H5S_MAX_RANK], incount[H5S_MAX_RANK];
+    size_t size, nin = 1;
+    int partial = 0, range = 0, fixed_str = 0;
+    void *buf = NULL, *fill = NULL;
+    int stat;
+
+    nc4h5_lock();
+    if ((stat = prepare(ncid, varid, startp, countp, stridep, memtype, 0, &a)))
+        goto done;
+    var = a.var;
+    if ((fsid = H5Dget_space(a.hv->did)) < 0) {
+        stat = NC_EHDFERR;
+        goto done;
+    }
+    if (var->ndims > 0 && H5Sget_simple_extent_dims(fsid, fdims, NULL) != var->ndims) {
+        stat = NC_EHDFERR;
+        goto done;
+    }
+    for (int d = 0; d < var->ndims; d++) {
+        hsize_t len = var->dims[d]->unlimited ? (hsize_t)var->dims[d]->len : fdims[d];
+        if (var->dims[d]->unlimited && len < fdims[d])
+            len = fdims[d];
+        if ((stat = check_bound(a.start[d], a.count[d], a.stride[d], len, a.zero)))
+            goto done;
+        /* How much of the request lies inside this dataset's extent. */
+        incount[d] = a.count[d];
+        if (a.count[d] && a.start[d] + a.stride[d] * (a.count[d] - 1) >= fdims[d]) {
+            incount[d] = a.start[d] >= fdims[d] ? 0
+                         : (fdims[d] - a.start[d] + a.stride[d] - 1) / a.stride[d];
+            partial = 1;
+        }
+        nin *= (size_t)incount[d];
+    }
+    if (a.n == 0)
+        goto done;
+    size = nc4_type_size(a.f, var->xtype);
+    if (size == 0) {
+        stat = NC_EBADTYPE;
+        goto done;
+    }
+    if ((ftid = H5Dget_type(a.hv->did)) < 0) {
+        stat = NC_EHDFERR;
+        goto done;
+    }
+    fixed_str = var->xtype == NC_STRING && H5Tis_variable_str(ftid) <= 0;
+    if ((stat = mem_type(a.f, var, a.hv->did, &mtid)))
+        goto done;
+    buf = value;
+    if (a.convert) {
+        if (a.n > SIZE_MAX / size || (buf = malloc(a.n * size)) == NULL) {
+            stat = NC_ENOMEM;
+            goto done;
+        }
+    }
+    if (partial)
+        memset(buf, 0, a.n * size);
+    if (nin > 0) {
+        if (var->ndims == 0) {
+            msid = H5Screate(H5S_SCALAR);
+        } else {
+            hsize_t zero[H5S_MAX_RANK] = {0};
+            if (H5Sselect_hyperslab(fsid, H5S_SELECT_SET, a.start, a.stride, incount, NULL) < 0) {
+                stat = NC_EHDFERR;
+                goto done;
+            }
+            msid = H5Screate_simple(var->ndims, a.count, NULL);
+            if (msid >= 0 && partial &&
+                H5Sselect_hyperslab(msid, H5S_SELECT_SET, zero, NULL, incount, NULL) < 0) {
+                stat = NC_EHDFERR;
+                goto done;
+            }
+        }
+        if (msid < 0) {
+            stat = NC_EHDFERR;
+            goto done;
+        }
+        if (fixed_str) {
+            if (partial) {
+                /* Rare: fixed strings past an unlimited extent.  Read the
+                 * in-extent box, then place it. */
+                char **tmp = calloc(nin, sizeof(char *));
+                hid_t bsid = H5Screate_simple(var->ndims, incount, NULL);
+                size_t k = 0;
+                hsize_t idx[H5S_MAX_RANK] = {0};
+                if (tmp == NULL || bsid < 0) {
+                    free(tmp);
+                    if (bsid >= 0)
+                        H5Sclose(bsid);
+                    stat = tmp ? NC_EHDFERR : NC_ENOMEM;
+                    goto done;
+                }
+                stat = read_fixed_strings(a.hv->did, ftid, bsid, fsid, nin, tmp);
+                H5Sclose(bsid);
+                for (size_t i = 0; !stat && i < a.n; i++) {
+                    int in = 1;
+                    for (int d = 0; d < var->ndims; d++)
+                        if (idx[d] >= incount[d])
+                            in = 0;
+                    if (in)
+                        ((char **)buf)[i] = tmp[k++];
+                    for (int d = var->ndims - 1; d >= 0; d--) {
+                        if (++idx[d] < a.count[d])
+                            break;
+                        idx[d] = 0;
+                    }
+                }
+                free(tmp);
+            } else {
+                stat = read_fixed_strings(a.hv->did, ftid, msid, fsid, a.n, (char **)buf);
+            }
+            if (stat)
+                goto done;
+        } else if (H5Dread(a.hv->did, mtid, msid, fsid, H5P_DEFAULT, buf) < 0) {
+            stat = NC_EHDFERR;
+            goto done;
+        }
+    }
+    nc4h5_unlock();
+    if (partial) {
+        if ((fill = malloc(size)) == NULL) {
+            stat = NC_ENOMEM;
+            goto out;
+        }
+        if ((stat = fill_for(a.f, var, size, fill)))
+            goto out;
+        if ((stat = fill_outside(a.f, var, buf, size, a.count, incount, fill)))
+            goto out;
+    }
+    if (a.convert) {
+        stat = ncx_convert(var->xtype, buf, a.memtype, value, a.n);
+        if (stat == NC_ERANGE) {
+            range = 1;
+            stat = NC_NOERR;
+            if (a.f->classic_model &&
+                (var->xtype == NC_BYTE || var->xtype == NC_UBYTE) &&
+                (a.memtype == NC_BYTE || a.memtype == NC_UBYTE))
+                range = 0;
+        }
+    }
+    goto out;
+done:
+    nc4h5_unlock();
+out:
+    if (fill != NULL) {
+        nc4_reclaim_values(a.f, a.var->xtype, fill, 1);
+        free(fill);
+    }
+    if (buf != NULL && buf != value)
+        free(buf);
+    nc4h5_lock();
+    if (msid >= 0)
+        H5Sclose(msid);
+    if (fsid >= 0)
+        H5Sclose(fsid);
+    if (mtid >= 0)
+        H5Tclose(mtid);
+    if (ftid >= 0)
+        H5Tclose(ftid);
+    nc4h5_unlock();
+    if (stat)
+        return stat;
+    return range ? NC_ERANGE : NC_NOERR;
+}
+
+static int
+put_vars(int ncid, int varid, const size_t *startp, const size_t *countp,
+         const ptrdiff_t *stridep, const void *value, nc_type memtype)
+{
+    access_t a;
+    NC4_var *var;
+    hid_t fsid = -1, msid = -1, mtid = -1;
+    hsize_t fdims[H5S_MAX_RANK], ext[H5S_MAX_RANK];
+    size_t size;
+    int extend = 0, range = 0;
+    void *buf = NULL;
+    int stat;
+
+    nc4h5_lock();
+    if ((stat = prepare(ncid, varid, startp, countp, stridep, memtype, 1, &a)))
+        goto done;
+    var = a.var;
+    if ((fsid = H5Dget_space(a.hv->did)) < 0) {
+        stat = NC_EHDFERR;
+        goto done;
+    }
+    if (var->ndims > 0 && H5Sget_simple_extent_dims(fsid, fdims, NULL) != var->ndims) {
+        stat = NC_EHDFERR;
+        goto done;
+    }
+    for (int d = 0; d < var->ndims; d++) {
+        hsize_t last = a.count[d] ? a.start[d] + a.stride[d] * (a.count[d] - 1) : a.start[d];
+        ext[d] = fdims[d];
+        if (!var->dims[d]->unlimited) {
+            if ((stat = check_bound(a.start[d], a.count[d], a.stride[d], fdims[d], a.zero)))
+                goto done;
+        } else if (!a.zero && last >= fdims[d]) {
+            ext[d] = last + 1;
+            extend = 1;
+        }
+    }
+    if (a.n == 0)
+        goto done;
+    size = nc4_type_size(a.f, var->xtype);
+    if (size == 0) {
+        stat = NC_EBADTYPE;
+        goto done;
+    }
+    if (a.convert) {
+        nc4h5_unlock();
+        if (a.n > SIZE_MAX / size || (buf = malloc(a.n * size)) == NULL) {
+            stat = NC_ENOMEM;
+            goto out;
+        }
+        stat = ncx_convert(a.memtype, value, var->xtype, buf, a.n);
+        if (stat == NC_ERANGE) {
+            range = 1;
+            stat = NC_NOERR;
+            if (a.f->classic_model &&
+                (var->xtype == NC_BYTE || var->xtype == NC_UBYTE) &&
+                (a.memtype == NC_BYTE || a.memtype == NC_UBYTE))
+                range = 0;
+        }
+        if (stat)
+            goto out;
+        nc4h5_lock();
+    }
+    if (extend) {
+        if (H5Dset_extent(a.hv->did, ext) < 0) {
+            stat = NC_EHDFERR;
+            goto done;
+        }
+        H5Sclose(fsid);
+        if ((fsid = H5Dget_space(a.hv->did)) < 0) {
+            stat = NC_EHDFERR;
+            goto done;
+        }
+        for (int d = 0; d < var->ndims; d++)
+            if (var->dims[d]->unlimited && var->dims[d]->len < (size_t)ext[d])
+                var->dims[d]->len = (size_t)ext[d];
+    }
+    if ((stat = mem_type(a.f, var, a.hv->did, &mtid)))
+        goto done;
+    if (var->ndims == 0) {
+        msid = H5Screate(H5S_SCALAR);
+    } else {
+        if (H5Sselect_hyperslab(fsid, H5S_SELECT_SET, a.start, a.stride, a.count, NULL) < 0) {
+            stat = NC_EHDFERR;
+            goto done;
+        }
+        msid = H5Screate_simple(var->ndims, a.count, NULL);
+    }
+    if (msid < 0) {
+        stat = NC_EHDFERR;
+        goto done;
+    }
+    if (H5Dwrite(a.hv->did, mtid, msid, fsid, H5P_DEFAULT, buf ? buf : value) < 0)
+        stat = NC_EHDFERR;
+done:
+    nc4h5_unlock();
+out:
+    free(buf);
+    nc4h5_lock();
+    if (msid >= 0)
+        H5Sclose(msid);
+    if (fsid >= 0)
+        H5Sclose(fsid);
+    if (mtid >= 0)
+        H5Tclose(mtid);
+    nc4h5_unlock();
+    if (stat)
+        return stat;
+    return range ? NC_ERANGE : NC_NOERR;
+}
+
+int
+NC4_HDF5_get_vara(int ncid, int varid, const size_t *start, const size_t *count,
+                  void *value, nc_type memtype)
+{
+    return get_vars(ncid, varid, start, count, NULL, value, memtype);
+}
+
+int
+NC4_HDF5_get_vars(int ncid, int varid, const size_t *start, const size_t *count,
+                  const ptrdiff_t *stride, void *value, nc_type memtype)
+{
+    return get_vars(ncid, varid, start, count, stride, value, memtype);
+}
+
+int
+NC4_HDF5_put_vara(int ncid, int varid, const size_t *start, const size_t *count,
+                  const void *value, nc_type memtype)
+{
+    return put_vars(ncid, varid, start, count, NULL, value, memtype);
+}
+
+int
+NC4_HDF5_put_vars(int ncid, int varid, const size_t *start, const size_t *count,
+                  const ptrdiff_t *stride, const void *value, nc_type memtype)
+{
+    return put_vars(ncid, varid, start, count, stride, value, memtype);
+}

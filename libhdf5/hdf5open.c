@@ -1,0 +1,1167 @@
+/* hdf5open.c: NC4_HDF5_open, an HDF5 file (on disk, diskless or in memory)
+ * loaded into the model, as upstream 4.10.1 reads it.
+ *
+ * Two passes.  The walk (pass 1) visits every group as upstream does: the
+ * links of a group in creation order (name order when the group does not
+ * track it, which upstream allows read-only only: NC_ECANTWRITE), committed
+ * datatypes read into the model as they come, datasets noted with what
+ * matters for dimensions (dimension-scale flags, _Netcdf4Dimid,
+ * _Netcdf4Coordinates, the DIMENSION_LIST references), child groups after all
+ * of their parent's objects, depth first (group ids in that order).
+ *
+ * The resolve (pass 2) makes the model from the notes:
+ *   - dimensions of the dimension scales, with the ids upstream gives them
+ *     (_Netcdf4Dimid, else the next free id in walk order);
+ *   - each dataset's dimensions: _Netcdf4Coordinates, else the scale itself
+ *     (coordinate variable), else the scales its DIMENSION_LIST points at
+ *     (this group, then the ancestors; the last scale attached to a dimension
+ *     wins), else phony dimensions "phony_dim_N", shared within a group by
+ *     length and unlimitedness but never twice in one variable; groups are
+ *     matched children first, as upstream's rec_match_dimscales;
+ *   - variables in walk order (datasets of types netCDF lacks are skipped),
+ *     storage, filters, fill value, endianness, attributes;
+ *   - unlimited lengths: the largest extent among the variables using them.
+ * Everything read is marked stored (stored_name = the HDF5 link name).
+ *
+ * HDF5 ids opened here stay open on the fmt state of the objects (groups,
+ * datasets of variables and of dimensions without variables, committed
+ * types) until nc4h5_free_fmt; every other id is closed before returning. */
+#include "config.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hdf5int.h"
+#include "nc4priv.h"
+
+/* The szip option bits a user gives (HDF5 adds its own to the stored ones). */
+#define SZIP_USER_MASKS (H5_SZIP_CHIP_OPTION_MASK | H5_SZIP_EC_OPTION_MASK | H5_SZIP_NN_OPTION_MASK)
+
+/* ---- fmt state -------------------------------------------------------------------- */
+
+static void
+close_id(hid_t id)
+{
+    if (id >= 0)
+        H5Idec_ref(id);
+}
+
+void
+nc4h5_free_fmt(NC4_file *f, void *fmt)
+{
+    int kind;
+
+    (void)f;
+    if (fmt == NULL)
+        return;
+    kind = *(int *)fmt;
+    nc4h5_lock();
+    switch (kind) {
+    case NC4H5_KFILE: {
+        NC4H5_file *hf = (NC4H5_file *)fmt;
+        if (hf->fid >= 0)
+            H5Fclose(hf->fid);
+        /* An image the library took over (nc_open_memio, unlocked, NC_WRITE)
+         * is ours to free unless the close handed it back (memory NULL). */
+        if (hf->mem == NC_INMEMORY && !hf->memio_locked && hf->memio.memory != NULL &&
+            hf->memio_owned)
+            free(hf->memio.memory);
+        free(hf->path);
+        break;
+    }
+    case NC4H5_KGRP: close_id(((NC4H5_grp *)fmt)->gid); break;
+    case NC4H5_KDIM: close_id(((NC4H5_dim *)fmt)->dsid); break;
+    case NC4H5_KVAR: close_id(((NC4H5_var *)fmt)->did); break;
+    case NC4H5_KTYPE:
+        close_id(((NC4H5_type *)fmt)->ftid);
+        close_id(((NC4H5_type *)fmt)->mtid);
+        break;
+    default: break;
+    }
+    nc4h5_unlock();
+    free(fmt);
+}
+
+const NC4_storage_ops nc4h5_ops = {
+    .check_chunking = nc4h5_check_chunking,
+    .check_filter = nc4h5_check_filter,
+    .free_fmt = nc4h5_free_fmt,
+};
+
+/* ---- notes of the walk ---------------------------------------------------------- */
+
+typedef struct ds_note {
+    char *name;          /* HDF5 link name */
+    hid_t did;           /* open dataset, -1 once handed to a model object */
+    int ndims;
+    hsize_t dims[H5S_MAX_RANK], maxdims[H5S_MAX_RANK];
+    int is_scale;        /* a dimension scale (CLASS = DIMENSION_SCALE), ndims >= 1 */
+    int dim_only;        /* NAME says "dimension but not a variable" */
+    int assigned_id;     /* _Netcdf4Dimid, -1 if none */
+    int upstream_id;     /* the dim id upstream gives the scale */
+    haddr_t addr;        /* object address, to match DIMENSION_LIST */
+    int *coords;         /* _Netcdf4Coordinates (file dim ids), NULL if none */
+    haddr_t *dimlist;    /* per dim: address of the last attached scale */
+    int has_scales;      /* dimlist present and dim 0 has a scale (upstream's test) */
+    NC4_dim *dim;        /* the dim of a scale */
+    int *dimids;         /* model dim ids, after matching */
+} ds_note;
+
+typedef struct grp_note {
+    NC4_grp *g;
+    hid_t gid;           /* owned by g->fmt */
+    size_t parent;       /* index of the parent note, SIZE_MAX for the root */
+    ds_note *ds;
+    size_t nds, cap;
+    size_t *kids;
+    size_t nkids, kcap;
+} grp_note;
+
+typedef struct open_ctx {
+    NC4_file *f;
+    int readonly;
+    grp_note *grps;
+    size_t ngrps, gcap;
+    int next_dimid;      /* upstream's counter, for ids and phony names */
+    haddr_t *dim_addr;   /* by model dim id: scale address, HADDR_UNDEF for phony */
+    int *dim_uid;        /* by model dim id: upstream id */
+    size_t ndimtab;
+    int count_markers;   /* counting netCDF-4 marker attributes (_IsNetcdf4) */
+    int markers;
+} open_ctx;
+
+/* Object address of an open object. */
+static int
+obj_addr(hid_t oid, haddr_t *addr)
+{
+#if H5_VERSION_GE(1, 12, 0)
+    H5O_info2_t oi;
+    if (H5Oget_info3(oid, &oi, H5O_INFO_BASIC) < 0)
+        return NC_EHDFERR;
+    if (H5VLnative_token_to_addr(oid, oi.token, addr) < 0)
+        return NC_EHDFERR;
+#else
+    H5O_info_t oi;
+    if (H5Oget_info2(oid, &oi, H5O_INFO_BASIC) < 0)
+        return NC_EHDFERR;
+    *addr = oi.addr;
+#endif
+    return NC_NOERR;
+}
+
+/* Text of a string attribute (fixed or variable), NULL if absent or not a
+ * string.  The caller frees. */
+static char *
+read_text_att(hid_t obj, const char *name)
+{
+    hid_t aid = -1, tid = -1, sid = -1, mtid = -1;
+    char *text = NULL;
+
+    if (H5Aexists(obj, name) <= 0)
+        return NULL;
+    if ((aid = H5Aopen(obj, name, H5P_DEFAULT)) < 0 || (tid = H5Aget_type(aid)) < 0 ||
+        (sid = H5Aget_space(aid)) < 0)
+        goto done;
+    if (H5Tget_class(tid) != H5T_STRING || H5Sget_simple_extent_npoints(sid) != 1)
+        goto done;
+    if (H5Tis_variable_str(tid) > 0) {
+        char *v = NULL;
+        if ((mtid = H5Tcopy(H5T_C_S1)) < 0 || H5Tset_size(mtid, H5T_VARIABLE) < 0)
+            goto done;
+        if (H5Aread(aid, mtid, &v) < 0)
+            goto done;
+        if (v != NULL) {
+            text = strdup(v);
+            H5Dvlen_reclaim(mtid, sid, H5P_DEFAULT, &v);
+        }
+    } else {
+        size_t size = H5Tget_size(tid);
+        if (size == 0 || size > ((size_t)1 << 26))
+            goto done;
+        if ((mtid = H5Tcopy(H5T_C_S1)) < 0 || H5Tset_size(mtid, size + 1) < 0 ||
+            H5Tset_strpad(mtid, H5T_STR_NULLTERM) < 0)
+            goto done;
+        if ((text = calloc(1, size + 1)) == NULL)
+            goto done;
+        if (H5Aread(aid, mtid, text) < 0) {
+            free(text);
+            text = NULL;
+        }
+    }
+done:
+    if (mtid >= 0)
+        H5Tclose(mtid);
+    if (sid >= 0)
+        H5Sclose(sid);
+    if (tid >= 0)
+        H5Tclose(tid);
+    if (aid >= 0)
+        H5Aclose(aid);
+    return text;
+}
+
+/* Integers of an integer attribute when it holds exactly n of them. */
+static int
+read_ints_att(hid_t obj, const char *name, int n, int *out)
+{
+    hid_t aid = -1, tid = -1, sid = -1;
+    int ok = 0;
+
+    if (H5Aexists(obj, name) <= 0)
+        return 0;
+    if ((aid = H5Aopen(obj, name, H5P_DEFAULT)) >= 0 && (tid = H5Aget_type(aid)) >= 0 &&
+        (sid = H5Aget_space(aid)) >= 0 && H5Tget_class(tid) == H5T_INTEGER &&
+        H5Sget_simple_extent_npoints(sid) == n && H5Aread(aid, H5T_NATIVE_INT, out) >= 0)
+        ok = 1;
+    if (sid >= 0)
+        H5Sclose(sid);
+    if (tid >= 0)
+        H5Tclose(tid);
+    if (aid >= 0)
+        H5Aclose(aid);
+    return ok;
+}
+
+/* H5DSis_scale without the high-level library: CLASS = "DIMENSION_SCALE". */
+static int
+is_dimscale(hid_t did)
+{
+    char *cls = read_text_att(did, "CLASS");
+    int yes = cls != NULL && strcmp(cls, "DIMENSION_SCALE") == 0;
+    free(cls);
+    return yes;
+}
+
+/* The DIMENSION_LIST of a dataset: for each dimension the address of the
+ * last scale attached (as H5DSiterate_scales visits them). */
+static int
+read_dimlist(hid_t did, int ndims, haddr_t *addrs, int *dim0_has)
+{
+    hid_t aid = -1, tid = -1, sid = -1, mtid = -1, super = -1;
+    hvl_t vl[H5S_MAX_RANK];
+    int read = 0, stat = NC_NOERR;
+
+    *dim0_has = 0;
+    for (int d = 0; d < ndims; d++)
+        addrs[d] = HADDR_UNDEF;
+    if (H5Aexists(did, "DIMENSION_LIST") <= 0)
+        return NC_NOERR;
+    if ((aid = H5Aopen(did, "DIMENSION_LIST", H5P_DEFAULT)) < 0 ||
+        (tid = H5Aget_type(aid)) < 0 || (sid = H5Aget_space(aid)) < 0)
+        goto done;
+    if (H5Tget_class(tid) != H5T_VLEN || (super = H5Tget_super(tid)) < 0 ||
+        H5Tget_class(super) != H5T_REFERENCE || H5Tequal(super, H5T_STD_REF_OBJ) <= 0 ||
+        H5Sget_simple_extent_npoints(sid) != ndims)
+        goto done;
+    if ((mtid = H5Tvlen_create(H5T_STD_REF_OBJ)) < 0)
+        goto done;
+    memset(vl, 0, sizeof(vl));
+    if (H5Aread(aid, mtid, vl) < 0)
+        goto done;
+    read = 1;
+    for (int d = 0; d < ndims; d++) {
+        if (vl[d].len > 0 && vl[d].p != NULL)
+            addrs[d] = (haddr_t)((hobj_ref_t *)vl[d].p)[vl[d].len - 1];
+    }
+    *dim0_has = addrs[0] != HADDR_UNDEF;
+done:
+    if (read)
+        H5Dvlen_reclaim(mtid, sid, H5P_DEFAULT, vl);
+    if (mtid >= 0)
+        H5Tclose(mtid);
+    if (super >= 0)
+        H5Tclose(super);
+    if (sid >= 0)
+        H5Sclose(sid);
+    if (tid >= 0)
+        H5Tclose(tid);
+    if (aid >= 0)
+        H5Aclose(aid);
+    return stat;
+}
+
+static herr_t
+count_marker_cb(hid_t loc, const char *name, const H5A_info_t *info, void *data)
+{
+    (void)loc;
+    (void)info;
+    if (nc4h5_is_hidden_att(name))
+        (*(int *)data)++;
+    return 0;
+}
+
+static void
+free_note(ds_note *n)
+{
+    free(n->name);
+    close_id(n->did);
+    free(n->coords);
+    free(n->dimlist);
+    free(n->dimids);
+}
+
+/* Note one dataset of group gi (takes did). */
+static int
+note_dataset(open_ctx *c, size_t gi, const char *name, hid_t did)
+{
+    grp_note *gn = &c->grps[gi];
+    ds_note *n;
+    hid_t sid;
+    int ndims;
+    int stat = NC_NOERR;
+
+    if (gn->nds == gn->cap) {
+        size_t cap = gn->cap ? 2 * gn->cap : 16;
+        ds_note *p = realloc(gn->ds, cap * sizeof(*p));
+        if (p == NULL) {
+            close_id(did);
+            return NC_ENOMEM;
+        }
+        gn->ds = p;
+        gn->cap = cap;
+    }
+    n = &gn->ds[gn->nds];
+    memset(n, 0, sizeof(*n));
+    n->did = did;
+    n->assigned_id = -1;
+    n->upstream_id = -1;
+    n->addr = HADDR_UNDEF;
+    if ((n->name = strdup(name)) == NULL) {
+        close_id(did);
+        return NC_ENOMEM;
+    }
+    gn->nds++;
+
+    if ((sid = H5Dget_space(did)) < 0)
+        return NC_EHDFERR;
+    ndims = H5Sget_simple_extent_dims(sid, n->dims, n->maxdims);
+    H5Sclose(sid);
+    if (ndims < 0 || ndims > H5S_MAX_RANK)
+        return NC_EHDFERR;
+    n->ndims = ndims;
+    if (c->count_markers) {
+        hsize_t idx = 0;
+        if (strcmp(name, "phony_dim") == 0)
+            c->markers++;
+        H5Aiterate2(did, H5_INDEX_NAME, H5_ITER_INC, &idx, count_marker_cb, &c->markers);
+    }
+    if (ndims >= 1 && is_dimscale(did)) {
+        char *nm;
+        int id;
+        n->is_scale = 1;
+        if (read_ints_att(did, NC4H5_DIMID_ATT, 1, &id) && id >= 0)
+            n->assigned_id = id;
+        if ((nm = read_text_att(did, "NAME")) != NULL) {
+            n->dim_only = strncmp(nm, NC4H5_DIMSCALE_NOVAR, strlen(NC4H5_DIMSCALE_NOVAR)) == 0;
+            free(nm);
+        }
+        if ((stat = obj_addr(did, &n->addr)))
+            return stat;
+    }
+    if (ndims > 0) {
+        int *co = malloc((size_t)ndims * sizeof(int));
+        if (co == NULL)
+            return NC_ENOMEM;
+        if (read_ints_att(did, NC4H5_COORDS_ATT, ndims, co))
+            n->coords = co;
+        else
+            free(co);
+        if (!n->is_scale) {
+            if ((n->dimlist = malloc((size_t)ndims * sizeof(haddr_t))) == NULL)
+                return NC_ENOMEM;
+            if ((stat = read_dimlist(did, ndims, n->dimlist, &n->has_scales)))
+                return stat;
+        }
+    }
+    return NC_NOERR;
+}
+
+typedef struct {
+    char **names;
+    size_t n, cap;
+    int nomem;
+} name_list;
+
+static herr_t
+collect_cb(hid_t gid, const char *name, const H5L_info_t *info, void *data)
+{
+    name_list *l = (name_list *)data;
+    (void)gid;
+    (void)info;
+    if (strlen(name) > NC_MAX_NAME)
+        return 0;   /* no netCDF name can hold it: left out */
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 32;
+        char **p = realloc(l->names, cap * sizeof(*p));
+        if (p == NULL) {
+            l->nomem = 1;
+            return -1;
+        }
+        l->names = p;
+        l->cap = cap;
+    }
+    if ((l->names[l->n] = strdup(name)) == NULL) {
+        l->nomem = 1;
+        return -1;
+    }
+    l->n++;
+    return 0;
+}
+
+static void
+free_names(name_list *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free(l->names[i]);
+    free(l->names);
+}
+
+static int add_group_note(open_ctx *c, NC4_grp *g, hid_t gid, size_t parent, size_t *gip);
+
+/* Walk group gi: types, datasets, then child groups depth first. */
+static int
+walk_group(open_ctx *c, size_t gi)
+{
+    hid_t gid = c->grps[gi].gid, gcpl;
+    unsigned order = 0;
+    H5_index_t index;
+    name_list l = {NULL, 0, 0, 0};
+    name_list kids = {NULL, 0, 0, 0};
+    hsize_t idx = 0;
+    int stat = NC_NOERR;
+
+    if ((gcpl = H5Gget_create_plist(gid)) < 0)
+        return NC_EHDFERR;
+    if (H5Pget_link_creation_order(gcpl, &order) < 0) {
+        H5Pclose(gcpl);
+        return NC_EHDFERR;
+    }
+    H5Pclose(gcpl);
+    if (order & H5P_CRT_ORDER_TRACKED) {
+        index = H5_INDEX_CRT_ORDER;
+    } else {
+        /* Upstream cannot keep the order of new objects in such a group. */
+        if (!c->readonly)
+            return NC_ECANTWRITE;
+        index = H5_INDEX_NAME;
+    }
+    if (H5Literate(gid, index, H5_ITER_INC, &idx, collect_cb, &l) < 0) {
+        stat = l.nomem ? NC_ENOMEM : NC_EHDFERR;
+        goto done;
+    }
+    for (size_t i = 0; i < l.n && !stat; i++) {
+        hid_t oid = H5Oopen(gid, l.names[i], H5P_DEFAULT);
+        H5I_type_t t;
+        if (oid < 0)
+            continue;   /* dangling soft link, external link not found... */
+        t = H5Iget_type(oid);
+        if (t == H5I_GROUP) {
+            H5Oclose(oid);
+            /* Children wait until this group's objects are all read. */
+            if (kids.n == kids.cap) {
+                size_t cap = kids.cap ? 2 * kids.cap : 8;
+                char **p = realloc(kids.names, cap * sizeof(*p));
+                if (p == NULL) {
+                    stat = NC_ENOMEM;
+                    break;
+                }
+                kids.names = p;
+                kids.cap = cap;
+            }
+            kids.names[kids.n++] = l.names[i];
+            l.names[i] = NULL;
+        } else if (t == H5I_DATATYPE) {
+            int s = nc4h5_read_type(c->f, c->grps[gi].g, l.names[i], oid);
+            H5Oclose(oid);
+            if (s == NC_ENOMEM)
+                stat = s;
+        } else if (t == H5I_DATASET) {
+            stat = note_dataset(c, gi, l.names[i], oid);
+        } else {
+            H5Oclose(oid);
+        }
+    }
+    for (size_t i = 0; i < kids.n && !stat; i++) {
+        NC4_grp *child;
+        hid_t cgid;
+        size_t ci;
+        int s = nc4_new_grp(c->grps[gi].g, kids.names[i], &child);
+        if (s == NC_ENOMEM) {
+            stat = s;
+            break;
+        }
+        if (s)
+            continue;   /* a name the model refuses: left out */
+        if ((cgid = H5Gopen2(gid, kids.names[i], H5P_DEFAULT)) < 0) {
+            stat = NC_EHDFERR;
+            break;
+        }
+        if ((stat = add_group_note(c, child, cgid, gi, &ci)))
+            break;
+        stat = walk_group(c, ci);
+    }
+done:
+    free_names(&l);
+    free_names(&kids);
+    return stat;
+}
+
+/* Hang gid on g (taking it) and note the group. */
+static int
+add_group_note(open_ctx *c, NC4_grp *g, hid_t gid, size_t parent, size_t *gip)
+{
+    NC4H5_grp *hg;
+    grp_note *gn;
+
+    if ((hg = calloc(1, sizeof(*hg))) == NULL) {
+        close_id(gid);
+        return NC_ENOMEM;
+    }
+    hg->kind = NC4H5_KGRP;
+    hg->gid = gid;
+    g->fmt = hg;
+    g->created = 1;
+    if (g->hdr.stored_name == NULL && (g->hdr.stored_name = strdup(g->hdr.name)) == NULL)
+        return NC_ENOMEM;
+    if (c->ngrps == c->gcap) {
+        size_t cap = c->gcap ? 2 * c->gcap : 8;
+        grp_note *p = realloc(c->grps, cap * sizeof(*p));
+        if (p == NULL)
+            return NC_ENOMEM;
+        c->grps = p;
+        c->gcap = cap;
+    }
+    gn = &c->grps[c->ngrps];
+    memset(gn, 0, sizeof(*gn));
+    gn->g = g;
+    gn->gid = gid;
+    gn->parent = parent;
+    if (parent != SIZE_MAX) {
+        grp_note *pn = &c->grps[parent];
+        if (pn->nkids == pn->kcap) {
+            size_t cap = pn->kcap ? 2 * pn->kcap : 4;
+            size_t *p = realloc(pn->kids, cap * sizeof(*p));
+            if (p == NULL)
+                return NC_ENOMEM;
+            pn->kids = p;
+            pn->kcap = cap;
+        }
+        pn->kids[pn->nkids++] = c->ngrps;
+    }
+    *gip = c->ngrps++;
+    return NC_NOERR;
+}
+
+/* ---- resolve ----------------------------------------------------------------------- */
+
+/* Remember what the matching needs of a new model dim. */
+static int
+note_dim(open_ctx *c, NC4_dim *dim, haddr_t addr, int uid)
+{
+    size_t id = (size_t)dim->hdr.id;
+    if (id >= c->ndimtab) {
+        size_t cap = c->ndimtab ? 2 * c->ndimtab : 16;
+        haddr_t *a;
+        int *u;
+        while (cap <= id)
+            cap *= 2;
+        if ((a = realloc(c->dim_addr, cap * sizeof(*a))) == NULL)
+            return NC_ENOMEM;
+        c->dim_addr = a;
+        if ((u = realloc(c->dim_uid, cap * sizeof(*u))) == NULL)
+            return NC_ENOMEM;
+        c->dim_uid = u;
+        c->ndimtab = cap;
+    }
+    c->dim_addr[id] = addr;
+    c->dim_uid[id] = uid;
+    return NC_NOERR;
+}
+
+static int
+new_dim_fmt(NC4_dim *dim, hid_t dsid)
+{
+    NC4H5_dim *hd = calloc(1, sizeof(*hd));
+    if (hd == NULL)
+        return NC_ENOMEM;
+    hd->kind = NC4H5_KDIM;
+    hd->dsid = dsid;
+    dim->fmt = hd;
+    if ((dim->hdr.stored_name = strdup(dim->hdr.name)) == NULL)
+        return NC_ENOMEM;
+    return NC_NOERR;
+}
+
+typedef struct { int uid; size_t seq, gi, di; } scale_ref;
+
+static int
+cmp_scale(const void *a, const void *b)
+{
+    const scale_ref *x = a, *y = b;
+    if (x->uid != y->uid)
+        return x->uid < y->uid ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The dims of the scales, in upstream's id order. */
+static int
+make_scale_dims(open_ctx *c)
+{
+    scale_ref *refs = NULL;
+    size_t n = 0, cap = 0;
+    int stat = NC_NOERR;
+
+    for (size_t gi = 0; gi < c->ngrps; gi++) {
+        grp_note *gn = &c->grps[gi];
+        for (size_t di = 0; di < gn->nds; di++) {
+            ds_note *d = &gn->ds[di];
+            if (!d->is_scale)
+                continue;
+            if (d->assigned_id >= 0) {
+                d->upstream_id = d->assigned_id;
+                if (d->assigned_id >= c->next_dimid)
+                    c->next_dimid = d->assigned_id + 1;
+            } else {
+                d->upstream_id = c->next_dimid++;
+            }
+            if (n == cap) {
+                size_t nc = cap ? 2 * cap : 16;
+                scale_ref *p = realloc(refs, nc * sizeof(*p));
+                if (p == NULL) {
+                    free(refs);
+                    return NC_ENOMEM;
+                }
+                refs = p;
+                cap = nc;
+            }
+            refs[n].uid = d->upstream_id;
+            refs[n].seq = n;
+            refs[n].gi = gi;
+            refs[n].di = di;
+            n++;
+        }
+    }
+    if (n > 1)
+        qsort(refs, n, sizeof(*refs), cmp_scale);
+    for (size_t i = 0; i < n && !stat; i++) {
+        grp_note *gn = &c->grps[refs[i].gi];
+        ds_note *d = &gn->ds[refs[i].di];
+        int unlim = d->maxdims[0] == H5S_UNLIMITED;
+        NC4_dim *dim;
+        int s = nc4_new_dim(gn->g, d->name, (size_t)d->dims[0], unlim, &dim);
+        if (s == NC_ENOMEM) {
+            stat = s;
+            break;
+        }
+        if (s) {
+            d->is_scale = 0;    /* the model refuses the name: an ordinary dataset */
+            d->dim_only = 0;
+            continue;
+        }
+        d->dim = dim;
+        if ((stat = new_dim_fmt(dim, d->dim_only ? d->did : -1)))
+            break;
+        if (d->dim_only)
+            d->did = -1;    /* now held by the dim */
+        stat = note_dim(c, dim, d->addr, d->upstream_id);
+    }
+    free(refs);
+    return stat;
+}
+
+/* Model dim of a file dim id (upstream id), NULL if none. */
+static NC4_dim *
+dim_of_uid(open_ctx *c, int uid)
+{
+    for (size_t i = 0; i < c->f->ndims; i++)
+        if (i < c->ndimtab && c->dim_uid[i] == uid)
+            return c->f->dims[i];
+    return NULL;
+}
+
+/* A dim of g or its ancestors made from the scale at addr. */
+static NC4_dim *
+dim_of_addr(open_ctx *c, NC4_grp *g, haddr_t addr)
+{
+    if (addr == HADDR_UNDEF)
+        return NULL;
+    for (; g != NULL; g = g->parent) {
+        for (size_t i = 0; i < g->dims.n; i++) {
+            NC4_dim *dim = (NC4_dim *)g->dims.items[i];
+            size_t id = (size_t)dim->hdr.id;
+            if (id < c->ndimtab && c->dim_addr[id] == addr)
+                return dim;
+        }
+    }
+    return NULL;
+}
+
+/* A phony dim for dimension d of note n in g: an existing dim of g of the
+ * same length and unlimitedness not used yet by this dataset, else a new
+ * one "phony_dim_N". */
+static int
+phony_dim(open_ctx *c, NC4_grp *g, ds_note *n, int d, int *dimids)
+{
+    int unlim = n->maxdims[d] == H5S_UNLIMITED;
+    char name[64];
+    NC4_dim *dim = NULL;
+    int stat;
+
+    for (size_t k = 0; k < g->dims.n; k++) {
+        NC4_dim *cand = (NC4_dim *)g->dims.items[k];
+        int used = 0;
+        if ((hsize_t)cand->len != n->dims[d] || !cand->unlimited != !unlim)
+            continue;
+        for (int e = 0; e < d; e++)
+            if (dimids[e] == cand->hdr.id)
+                used = 1;
+        if (!used) {
+            dimids[d] = cand->hdr.id;
+            return NC_NOERR;
+        }
+    }
+    for (;;) {
+        snprintf(name, sizeof(name), "phony_dim_%d", c->next_dimid++);
+        stat = nc4_new_dim(g, name, (size_t)n->dims[d], unlim, &dim);
+        if (stat != NC_ENAMEINUSE)
+            break;
+    }
+    if (stat)
+        return stat;
+    if ((stat = new_dim_fmt(dim, -1)))
+        return stat;
+    if ((stat = note_dim(c, dim, HADDR_UNDEF, -1)))
+        return stat;
+    dimids[d] = dim->hdr.id;
+    return NC_NOERR;
+}
+
+/* Dimensions of every dataset of group gi, children first (upstream). */
+static int
+match_dims(open_ctx *c, size_t gi)
+{
+    grp_note *gn;
+    int stat;
+
+    for (size_t k = 0; k < c->grps[gi].nkids; k++)
+        if ((stat = match_dims(c, c->grps[gi].kids[k])))
+            return stat;
+    gn = &c->grps[gi];
+    for (size_t di = 0; di < gn->nds; di++) {
+        ds_note *n = &gn->ds[di];
+        int nd = n->ndims;
+        if (n->dim_only || nd == 0)
+            continue;
+        if ((n->dimids = malloc((size_t)nd * sizeof(int))) == NULL)
+            return NC_ENOMEM;
+        for (int d = 0; d < nd; d++) {
+            NC4_dim *dim = NULL;
+            if (n->coords)
+                dim = dim_of_uid(c, n->coords[d]);
+            if (dim == NULL && n->is_scale && d == 0)
+                dim = n->dim;
+            if (dim == NULL && n->dimlist && n->has_scales)
+                dim = dim_of_addr(c, gn->g, n->dimlist[d]);
+            /* A dim that does not fit the extent cannot be this one. */
+            if (dim != NULL && !dim->unlimited && (hsize_t)dim->len != n->dims[d])
+                dim = NULL;
+            n->dimids[d] = dim ? dim->hdr.id : -1;
+        }
+        for (int d = 0; d < nd; d++)
+            if (n->dimids[d] < 0 && (stat = phony_dim(c, gn->g, n, d, n->dimids)))
+                return stat;
+    }
+    return NC_NOERR;
+}
+
+/* Storage, filters and fill value of var from its dcpl. */
+static int
+read_var_storage(NC4_file *f, NC4_var *var, hid_t did)
+{
+    hid_t dcpl = -1, mtid = -1;
+    H5D_layout_t layout;
+    H5D_fill_value_t fstat;
+    H5D_fill_time_t ftime = H5D_FILL_TIME_IFSET;
+    int nf;
+    int stat = NC_NOERR;
+
+    if ((dcpl = H5Dget_create_plist(did)) < 0)
+        return NC_EHDFERR;
+    if ((layout = H5Pget_layout(dcpl)) < 0) {
+        stat = NC_EHDFERR;
+        goto done;
+    }
+    free(var->chunksizes);
+    var->chunksizes = NULL;
+    if (layout == H5D_CHUNKED && var->ndims > 0) {
+        hsize_t cs[H5S_MAX_RANK];
+        if (H5Pget_chunk(dcpl, H5S_MAX_RANK, cs) != var->ndims) {
+            stat = NC_EHDFERR;
+            goto done;
+        }
+        if ((var->chunksizes = malloc((size_t)var->ndims * sizeof(size_t))) == NULL) {
+            stat = NC_ENOMEM;
+            goto done;
+        }
+        for (int d = 0; d < var->ndims; d++)
+            var->chunksizes[d] = (size_t)cs[d];
+        var->storage = NC_CHUNKED;
+    } else if (layout == H5D_COMPACT) {
+        var->storage = NC_COMPACT;
+    } else {
+        var->storage = NC_CONTIGUOUS;
+    }
+
+    if ((nf = H5Pget_nfilters(dcpl)) < 0) {
+        stat = NC_EHDFERR;
+        goto done;
+    }
+    if (nf > 0) {
+        if ((var->filters = calloc((size_t)nf, sizeof(NC4_filter))) == NULL) {
+            stat = NC_ENOMEM;
+            goto done;
+        }
+        for (int i = 0; i < nf; i++) {
+            size_t np = 0;
+            unsigned int flags;
+            H5Z_filter_t id = H5Pget_filter2(dcpl, (unsigned)i, &flags, &np, NULL, 0, NULL, NULL);
+            NC4_filter *fl = &var->filters[var->nfilters];
+            if (id < 0) {
+                stat = NC_EHDFERR;
+                goto done;
+            }
+            if (np > 0) {
+                if (np > 4096 || (fl->params = calloc(np, sizeof(unsigned int))) == NULL) {
+                    stat = NC_ENOMEM;
+                    goto done;
+                }
+                if (H5Pget_filter2(dcpl, (unsigned)i, &flags, &np, fl->params, 0, NULL, NULL) < 0) {
+                    free(fl->params);
+                    fl->params = NULL;
+                    stat = NC_EHDFERR;
+                    goto done;
+                }
+            }
+            if (id == H5Z_FILTER_DEFLATE && (np != 1 || fl->params[0] > 9)) {
+                free(fl->params);
+                fl->params = NULL;
+                stat = NC_EHDFERR;
+                goto done;
+            }
+            /* HDF5 keeps 4 szip values; the user gave (and upstream shows) 2. */
+            if (id == H5Z_FILTER_SZIP && np == 4) {
+                np = 2;
+                fl->params[0] &= SZIP_USER_MASKS;
+            }
+            fl->id = (unsigned int)id;
+            fl->nparams = np;
+            var->nfilters++;
+        }
+    }
+
+    if (H5Pfill_value_defined(dcpl, &fstat) < 0 || H5Pget_fill_time(dcpl, &ftime) < 0) {
+        stat = NC_EHDFERR;
+        goto done;
+    }
+    var->no_fill = fstat != H5D_FILL_VALUE_USER_DEFINED || ftime == H5D_FILL_TIME_NEVER;
+    if (fstat == H5D_FILL_VALUE_USER_DEFINED) {
+        size_t size = nc4_type_size(f, var->xtype);
+        void *fill;
+        if (size == 0) {
+            stat = NC_EBADTYPE;
+            goto done;
+        }
+        if ((stat = nc4h5_hdf5_type(f, var->xtype, NC_ENDIAN_NATIVE, 0, &mtid)))
+            goto done;
+        if ((fill = calloc(1, size)) == NULL) {
+            stat = NC_ENOMEM;
+            goto done;
+        }
+        if (H5Pget_fill_value(dcpl, mtid, fill) < 0) {
+            free(fill);
+            stat = NC_EHDFERR;
+            goto done;
+        }
+        var->fill_value = fill;
+    }
+done:
+    if (mtid >= 0)
+        H5Tclose(mtid);
+    H5Pclose(dcpl);
+    return stat;
+}
+
+/* Reopen a dataset with the var's chunk cache when it differs from the
+ * file's (the same as upstream's nc4_reopen_dataset). */
+static int
+apply_cache(NC4_var *var, hid_t gid, const char *name, hid_t *didp)
+{
+    size_t size, nelems;
+    float pre;
+    hid_t dapl, did;
+
+    nc4_get_default_cache(&size, &nelems, &pre);
+    if (var->storage != NC_CHUNKED ||
+        (var->cache_size == size && var->cache_nelems == nelems && var->cache_preemption == pre))
+        return NC_NOERR;
+    if ((dapl = H5Pcreate(H5P_DATASET_ACCESS)) < 0)
+        return NC_EHDFERR;
+    if (H5Pset_chunk_cache(dapl, var->cache_nelems, var->cache_size, var->cache_preemption) < 0) {
+        H5Pclose(dapl);
+        return NC_EHDFERR;
+    }
+    did = H5Dopen2(gid, name, dapl);
+    H5Pclose(dapl);
+    if (did < 0)
+        return NC_EHDFERR;
+    close_id(*didp);
+    *didp = did;
+    return NC_NOERR;
+}
+
+/* Make the variables of group gi. */
+static int
+make_vars(open_ctx *c, size_t gi)
+{
+    grp_note *gn = &c->grps[gi];
+    NC4_file *f = c->f;
+    int stat = NC_NOERR;
+
+    for (size_t di = 0; di < gn->nds && !stat; di++) {
+        ds_note *n = &gn->ds[di];
+        const char *name = n->name;
+        size_t plen = strlen(NC4H5_NON_COORD);
+        hid_t ftid;
+        nc_type xtype;
+        int endianness = NC_ENDIAN_NATIVE;
+        NC4_var *var;
+        NC4H5_var *hv;
+
+        if (n->dim_only || n->did < 0)
+            continue;
+        if ((ftid = H5Dget_type(n->did)) < 0)
+            return NC_EHDFERR;
+        stat = nc4h5_find_type_for(f, gn->g, ftid, &xtype);
+        if (!stat && xtype != NC_CHAR && xtype != NC_STRING && xtype <= NC_MAX_ATOMIC_TYPE)
+            stat = nc4h5_atomic_from_hdf5(ftid, NULL, &endianness);
+        H5Tclose(ftid);
+        if (stat == NC_ENOMEM)
+            return stat;
+        if (stat) {
+            stat = NC_NOERR;   /* a type netCDF lacks: the dataset is left out */
+            continue;
+        }
+        if (strlen(name) > plen && strncmp(name, NC4H5_NON_COORD, plen) == 0)
+            name += plen;
+        stat = nc4_new_var(gn->g, name, xtype, n->ndims, n->dimids, &var);
+        if (stat == NC_ENOMEM)
+            return stat;
+        if (stat) {
+            stat = NC_NOERR;
+            continue;
+        }
+        if ((var->hdr.stored_name = strdup(n->name)) == NULL)
+            return NC_ENOMEM;
+        var->endianness = endianness;
+        var->created = 1;
+        var->meta_locked = 1;
+        if ((hv = calloc(1, sizeof(*hv))) == NULL)
+            return NC_ENOMEM;
+        hv->kind = NC4H5_KVAR;
+        hv->did = n->did;
+        hv->dimscale = n->is_scale;
+        hv->scales_attached = n->has_scales || n->is_scale;
+        n->did = -1;
+        var->fmt = hv;
+        if ((stat = read_var_storage(f, var, hv->did)))
+            return stat;
+        nc4_adjust_var_cache(var);
+        if ((stat = apply_cache(var, gn->gid, n->name, &hv->did)))
+            return stat;
+        /* Unlimited lengths: the longest extent of the datasets using them. */
+        for (int d = 0; d < var->ndims; d++)
+            if (var->dims[d]->unlimited && var->dims[d]->len < (size_t)n->dims[d])
+                var->dims[d]->len = (size_t)n->dims[d];
+        if ((stat = nc4h5_read_atts(f, gn->g, var, hv->did)))
+            return stat;
+    }
+    return stat;
+}
+
+static void
+free_ctx(open_ctx *c)
+{
+    for (size_t gi = 0; gi < c->ngrps; gi++) {
+        grp_note *gn = &c->grps[gi];
+        for (size_t di = 0; di < gn->nds; di++)
+            free_note(&gn->ds[di]);
+        free(gn->ds);
+        free(gn->kids);
+    }
+    free(c->grps);
+    free(c->dim_addr);
+    free(c->dim_uid);
+}
+
+/* Read the whole tree of an open file into f. */
+static int
+read_tree(NC4_file *f, hid_t fid, int readonly)
+{
+    open_ctx c;
+    hid_t root;
+    size_t gi;
+    H5F_info2_t finfo;
+    int stat;
+
+    memset(&c, 0, sizeof(c));
+    c.f = f;
+    c.readonly = readonly;
+    if ((root = H5Gopen2(fid, "/", H5P_DEFAULT)) < 0)
+        return NC_EHDFERR;
+    if ((stat = add_group_note(&c, f->root, root, SIZE_MAX, &gi)))
+        goto done;
+
+    /* Provenance and model, from the root's hidden attributes. */
+    f->ncproperties = read_text_att(root, NC4H5_NCPROPS_ATT);
+    if (H5Aexists(root, NC4H5_STRICT_ATT) > 0) {
+        f->classic_model = 1;
+        f->format = NC_FORMAT_NETCDF4_CLASSIC;
+        f->cmode |= NC_CLASSIC_MODEL;
+        f->is_netcdf4 = 1;
+    } else if (f->ncproperties != NULL) {
+        f->is_netcdf4 = 1;
+    } else {
+        c.count_markers = 1;   /* upstream's last resort: count marker attributes */
+    }
+    if (H5Fget_info2(fid, &finfo) >= 0)
+        f->superblock = (int)finfo.super.version;
+
+    if ((stat = walk_group(&c, 0)))
+        goto done;
+    if (c.count_markers)
+        f->is_netcdf4 = c.markers >= 2;
+    if ((stat = make_scale_dims(&c)))
+        goto done;
+    if ((stat = match_dims(&c, 0)))
+        goto done;
+    /* Unlimited dims are as long as their longest variable. */
+    for (size_t i = 0; i < f->ndims; i++)
+        if (f->dims[i]->unlimited)
+            f->dims[i]->len = 0;
+    for (gi = 0; gi < c.ngrps && !stat; gi++)
+        stat = make_vars(&c, gi);
+    for (gi = 0; gi < c.ngrps && !stat; gi++)
+        stat = nc4h5_read_atts(f, c.grps[gi].g, NULL, c.grps[gi].gid);
+done:
+    free_ctx(&c);
+    return stat;
+}
+
+/* ---- the open slot ------------------------------------------------------------------ */
+
+int
+NC4_HDF5_open(const char *path, int mode, int basepe, size_t *chunksizehintp,
+              void *parameters, const NC_Dispatch *table, int ncid)
+{
+    NC *nc;
+    NC4_file *f = NULL;
+    NC4H5_file *hf = NULL;
+    hid_t fapl = -1;
+    size_t csize, cnelems;
+    float cpre;
+    unsigned flags;
+    int stat;
+
+    (void)basepe;
+    (void)chunksizehintp;
+    (void)table;
+    if ((mode & NC_MMAP) || ((mode & NC_DISKLESS) && (mode & NC_INMEMORY)))
+        return NC_EINVAL;
+    if ((stat = NC_check_id(ncid, &nc)))
+        return stat;
+    if ((mode & NC_INMEMORY) && parameters == NULL)
+        return NC_EINMEMORY;
+
+    nc4h5_lock();
+    if ((stat = nc4_file_new(nc, nc->ext_ncid, mode, NC_FORMATX_NC_HDF5, &nc4h5_ops, &f)))
+        goto fail;
+    if ((hf = calloc(1, sizeof(*hf))) == NULL) {
+        stat = NC_ENOMEM;
+        goto fail;
+    }
+    hf->kind = NC4H5_KFILE;
+    hf->fid = -1;
+    f->fmt = hf;
+    f->readonly = (mode & NC_WRITE) == 0;
+    f->indef = 0;
+    if (path && (hf->path = strdup(path)) == NULL) {
+        stat = NC_ENOMEM;
+        goto fail;
+    }
+    flags = (mode & NC_WRITE) ? H5F_ACC_RDWR : H5F_ACC_RDONLY;
+
+    /* Access properties as upstream: objects may stay open at close (SEMI
+     * makes H5Fclose tell us), the library-wide raw-data chunk cache. */
+    nc4_get_default_cache(&csize, &cnelems, &cpre);
+    if ((fapl = H5Pcreate(H5P_FILE_ACCESS)) < 0 ||
+        H5Pset_fclose_degree(fapl, H5F_CLOSE_SEMI) < 0 ||
+        H5Pset_cache(fapl, 0, cnelems, csize, cpre) < 0) {
+        stat = NC_EHDFERR;
+        goto fail;
+    }
+    if (mode & NC_INMEMORY) {
+        NC_memio *memio = (NC_memio *)parameters;
+        if (memio->memory == NULL || memio->size == 0) {
+            stat = NC_EINMEMORY;
+            goto fail;
+        }
+        hf->mem = NC_INMEMORY;
+        hf->memio = *memio;
+        hf->memio_locked = (memio->flags & NC_MEMIO_LOCKED) != 0;
+        /* HDF5 works on its own copy of the image (H5Pset_file_image). */
+        if (H5Pset_fapl_core(fapl, 65536, 0) < 0 ||
+            H5Pset_file_image(fapl, memio->memory, memio->size) < 0) {
+            stat = NC_EHDFERR;
+            goto fail;
+        }
+        /* Unlocked and writable: the library takes the caller's buffer, as
+         * upstream does (the caller gets the final image at nc_close_memio). */
+        if (!hf->memio_locked && (mode & NC_WRITE)) {
+            hf->memio_owned = 1;
+            memio->memory = NULL;
+            memio->size = 0;
+        }
+        hf->fid = H5Fopen(path ? path : "memory", flags, fapl);
+    } else if (mode & NC_DISKLESS) {
+        hf->mem = NC_DISKLESS;
+        hf->persist = (mode & NC_PERSIST) != 0;
+        /* The core driver reads the file into memory and, with a backing
+         * store, writes it back at close. */
+        if (H5Pset_fapl_core(fapl, 65536, hf->persist ? 1 : 0) < 0) {
+            stat = NC_EHDFERR;
+            goto fail;
+        }
+        hf->fid = H5Fopen(path, flags, fapl);
+    } else {
+        hf->fid = H5Fopen(path, flags, fapl);
+    }
+    if (hf->fid < 0) {
+        stat = NC_EHDFERR;
+        goto fail;
+    }
+    H5Pclose(fapl);
+    fapl = -1;
+
+    if ((stat = read_tree(f, hf->fid, f->readonly)))
+        goto fail;
+    f->dirty = 0;
+    nc4h5_unlock();
+    return NC_NOERR;
+
+fail:
+    if (fapl >= 0)
+        H5Pclose(fapl);
+    if (f != NULL)
+        nc4_file_free(f);   /* frees hf too, closing the file */
+    nc4h5_unlock();
+    return stat;
+}
