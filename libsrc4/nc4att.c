@@ -45,12 +45,12 @@ nc4_reserved_att_flags(const char *name)
     return 0;
 }
 
-/* The three attributes the root answers without storing them. */
+/* The attributes answered on NC_GLOBAL of any group without being stored
+ * (_NCProperties, _IsNetcdf4, _SuperblockVersion; _Codecs answers nothing). */
 static int
 is_virtual(const char *name)
 {
-    return strcmp(name, "_NCProperties") == 0 || strcmp(name, "_IsNetcdf4") == 0 ||
-           strcmp(name, "_SuperblockVersion") == 0;
+    return (nc4_reserved_att_flags(name) & NC4_RES_NAMEONLY) != 0;
 }
 
 /* Upstream's nc4_get_att_special: the memory type is ignored (it is always
@@ -72,6 +72,9 @@ get_virtual(NC4_file *f, const char *name, nc_type *xtypep, size_t *lenp, int *a
             *lenp = len;
         if (data)
             memcpy(data, f->ncproperties, len + 1);
+    } else if (strcmp(name, "_Codecs") == 0) {
+        /* Upstream answers NC_NOERR and sets nothing (NCZarr's variable
+         * attribute asked of a group). */
     } else {
         int v = strcmp(name, "_SuperblockVersion") == 0 ? f->superblock : f->is_netcdf4;
         if (xtypep)
@@ -431,8 +434,12 @@ NC4_put_att(int ncid, int varid, const char *name, nc_type xtype, size_t len,
         return NC_ECHAR;
     if (f->classic_model && xtype > NC_DOUBLE)
         return NC_ESTRICTNC3;
-    if (xtype < NC_NAT || nc4_find_type(f, xtype, NULL) ||
-        (memtype > NC_MAX_ATOMIC_TYPE && nc4_find_type(f, memtype, NULL)))
+    /* Upstream's type-length look-up: an unknown user id is NC_EBADTYPID. */
+    if (xtype < NC_NAT)
+        return NC_EINVAL;
+    if (nc4_find_type(f, xtype, NULL))
+        return NC_EBADTYPID;
+    if (memtype > NC_MAX_ATOMIC_TYPE && nc4_find_type(f, memtype, NULL))
         return NC_EBADTYPE;
 
     /* _FillValue of a variable: one value, of the variable's type; it
@@ -440,7 +447,7 @@ NC4_put_att(int ncid, int varid, const char *name, nc_type xtype, size_t len,
     if (var && strcmp(name, NC_FillValue) == 0) {
         if (len != 1)
             return NC_EINVAL;
-        if (var->meta_locked)
+        if (var->created || var->meta_locked)
             return NC_ELATEFILL;
         if (xtype != var->xtype)
             return NC_EBADTYPE;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "nc4priv.h"
+#include "ncdispatch.h"
 
 void
 nc4_update_coord(NC4_var *var)
@@ -77,9 +78,32 @@ NC4_inq_dimid(int ncid, const char *name, int *idp)
         return stat;
     if (name == NULL)
         return NC_EINVAL;
-    d = nc4_find_dim_by_name(g, name);
-    if (d == NULL)
-        return NC_EBADDIM;
+    if (name[0] == '/') {
+        /* A full name: the group path, then the dim in that group only.  As
+         * upstream: "/x" (directly under the root) is NC_EINVAL, an unknown
+         * group NC_ENOGRP, a dim missing there NC_EBADTYPE. */
+        const char *slash = strrchr(name, '/');
+        char *path;
+        int gid;
+        NC4_file *f = g->file;
+        if (slash == name)
+            return NC_EINVAL;
+        if ((path = strndup(name, (size_t)(slash - name))) == NULL)
+            return NC_ENOMEM;
+        stat = NC4_inq_grp_full_ncid(NC4_GRP_NCID(f, f->root), path, &gid);
+        free(path);
+        if (stat)
+            return stat;
+        d = (NC4_dim *)nc4_index_find(&f->grps[gid & NC_GRP_MASK]->dims, slash + 1);
+        if (d == NULL)
+            return NC_EBADTYPE;
+    } else {
+        if (strchr(name, '/'))
+            return NC_EINVAL;
+        d = nc4_find_dim_by_name(g, name);
+        if (d == NULL)
+            return NC_EBADDIM;
+    }
     if (idp)
         *idp = d->hdr.id;
     return NC_NOERR;

@@ -151,6 +151,8 @@ NC4_insert_array_compound(int ncid, nc_type xtype, const char *name, size_t offs
         return NC_EBADTYPE;
     if (t->committed)
         return NC_ETYPDEFINED;
+    if (field_typeid <= NC_NAT || nc4_find_type(f, field_typeid, NULL))
+        return NC_EBADTYPE;
     if ((stat = nc4_new_field(t, name, offset, field_typeid, ndims, dim_sizesp)))
         return stat;
     t->grp->dirty = 1;
@@ -287,12 +289,8 @@ NC4_inq_compound_field(int ncid, nc_type xtype, int fieldid, char *name, size_t 
     NC4_field *fl;
     int stat;
 
-    if ((stat = nc4_find_grp(ncid, &f, NULL)))
+    if ((stat = user_type(ncid, xtype, NC_COMPOUND, &f, &t)))
         return stat;
-    if ((stat = find_type_up(f, xtype, &t)))
-        return stat;
-    if (t == NULL || t->tclass != NC_COMPOUND)
-        return NC_EBADTYPE;
     if (fieldid < 0 || (size_t)fieldid >= t->fields.n)
         return NC_EBADFIELD;
     fl = (NC4_field *)t->fields.items[fieldid];
@@ -343,12 +341,8 @@ NC4_inq_enum_member(int ncid, nc_type xtype, int idx, char *name, void *value)
     NC4_member *m;
     int stat;
 
-    if ((stat = nc4_find_grp(ncid, &f, NULL)))
+    if ((stat = user_type(ncid, xtype, NC_ENUM, &f, &t)))
         return stat;
-    if ((stat = find_type_up(f, xtype, &t)))
-        return stat;
-    if (t == NULL || t->tclass != NC_ENUM)
-        return NC_EBADTYPE;
     if (idx < 0 || (size_t)idx >= t->members.n)
         return NC_EINVAL;
     m = (NC4_member *)t->members.items[idx];

@@ -16,7 +16,7 @@
 #include "netcdf_filter.h"
 
 #define NC4_MAX_RANK 32              /* HDF5's H5S_MAX_RANK */
-#define DEFAULT_CHUNK_SIZE 4194304   /* upstream's default bytes per chunk */
+#define DEFAULT_CHUNK_SIZE 16777216  /* upstream's default bytes per chunk (as measured) */
 #define DEFAULT_1D_UNLIM_SIZE 4096   /* cap for 1-D record vars */
 #define CHUNK_CACHE_SIZE 16777216    /* upstream's compile-time cache default */
 #define DEFAULT_CHUNKS_IN_CACHE 10
