@@ -10,8 +10,7 @@
  * NC_DISKLESS uses HDF5's core driver (NC_PERSIST: its backing store writes
  * the path at close); NC_INMEMORY (nc_create_mem) the core driver without a
  * backing store, whose image nc_close_memio hands back.
- * The root group is opened and _NCProperties written at once, as upstream
- * (it is therefore the root group's first attribute). */
+ * _NCProperties is made here and written by the first flush (hdf5flush.c). */
 #include "config.h"
 #include <errno.h>
 #include <stdio.h>
@@ -42,7 +41,12 @@ make_fapl(int cmode, size_t initialsz, int persist, hid_t *faplp)
         return NC_EHDFERR;
     NC_get_chunk_cache_defaults(&size, &nelems, &preempt);
     if (H5Pset_fclose_degree(fapl, H5F_CLOSE_SEMI) < 0 ||
-        H5Pset_cache(fapl, 0, nelems, size, preempt) < 0 ||
+        H5Pset_cache(fapl, 0, nelems, size, preempt) < 0)
+        goto fail;
+    /* Upstream creates in-memory files with HDF5's default bounds
+     * (superblock 0); H5Fget_file_image of an open superblock-2 file
+     * also carries a stale checksum. */
+    if (!(cmode & NC_INMEMORY) &&
         H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_LATEST) < 0)
         goto fail;
     if ((cmode & (NC_DISKLESS | NC_INMEMORY)) &&
@@ -72,8 +76,8 @@ make_fcpl(hid_t *fcplp)
 }
 
 /* "version=2,netcdf=4.10.1,hdf5=1.10.8", as upstream's provenance. */
-static int
-make_ncproperties(char **textp)
+int
+nc4h5_make_ncproperties(char **textp)
 {
     unsigned maj, min, rel;
     char buf[128];
@@ -175,10 +179,8 @@ NC4_HDF5_create(const char *path, int cmode, size_t initialsz, int basepe,
         goto done;
     }
     f->superblock = (int)finfo.super.version;
-    if ((stat = make_ncproperties(&f->ncproperties)))
-        goto done;
-    stat = nc4h5_write_text_att(((NC4H5_grp *)f->root->fmt)->gid, NC4H5_NCPROPS_ATT,
-                                f->ncproperties);
+    /* Written by the first flush, after the user's root attributes (upstream's order). */
+    stat = nc4h5_make_ncproperties(&f->ncproperties);
 done:
     if (fapl >= 0) H5Pclose(fapl);
     if (fcpl >= 0) H5Pclose(fcpl);

@@ -269,6 +269,56 @@ write_att_list(NC4_file *f, hid_t obj, NC4_index *atts, char ***deleted, size_t 
     return NC_NOERR;
 }
 
+/* ---- pass 0: renamed variables -------------------------------------------------------------------
+ * Upstream moves a variable's link when it is renamed, then moves every
+ * later variable of the group to a temporary name and back, so that link
+ * creation order (which gives variable ids when the file is read) keeps the
+ * variables' order; and it deletes the phony dataset of the variable's
+ * first dimension (made again at the next write, after the others).  The
+ * model defers renames to the flush: they are done here, before the
+ * groups' renames, as a rename sequence that renames variables first. */
+#define TEMP_NAME "_netcdf4_temporary_variable_name_for_rename"
+
+static int remove_phony(NC4_file *f, NC4_dim *d);
+static int var_hdf5_name(NC4_var *v, char *buf, size_t size);
+
+static int
+rename_vars(NC4_file *f, NC4_grp *g)
+{
+    int stat;
+    char name[NC_MAX_NAME + sizeof(NC4H5_NON_COORD) + 1];
+    hid_t gid = -1;
+
+    for (size_t i = 0; i < g->vars.n; i++) {
+        NC4_var *v = (NC4_var *)g->vars.items[i];
+        if (!v->created || !v->hdr.stored_name)
+            continue;
+        var_hdf5_name(v, name, sizeof name);
+        if (!strcmp(v->hdr.stored_name, name))
+            continue;
+        if (gid < 0 && (stat = grp_id(g, &gid)))
+            return stat;
+        if (v->ndims && !v->dims[0]->coord_var && (stat = remove_phony(f, v->dims[0])))
+            return stat;
+        if (H5Lmove(gid, v->hdr.stored_name, gid, name, H5P_DEFAULT, H5P_DEFAULT) < 0)
+            return NC_EHDFERR;
+        if ((stat = set_stored_name(&v->hdr, name)))
+            return stat;
+        for (size_t j = i + 1; j < g->vars.n; j++) {
+            NC4_var *w = (NC4_var *)g->vars.items[j];
+            if (!w->created || !w->hdr.stored_name)
+                continue;
+            if (H5Lmove(gid, w->hdr.stored_name, gid, TEMP_NAME, H5P_DEFAULT, H5P_DEFAULT) < 0 ||
+                H5Lmove(gid, TEMP_NAME, gid, w->hdr.stored_name, H5P_DEFAULT, H5P_DEFAULT) < 0)
+                return NC_EHDFERR;
+        }
+    }
+    for (size_t i = 0; i < g->children.n; i++)
+        if ((stat = rename_vars(f, (NC4_grp *)g->children.items[i])))
+            return stat;
+    return NC_NOERR;
+}
+
 /* ---- pass 1: groups and types ---------------------------------------------------------------------- */
 
 static int
@@ -448,15 +498,14 @@ write_dim(NC4_file *f, NC4_dim *d, hid_t gid, int bad_order)
 {
     int stat;
     hid_t dsid;
-    (void)f;
     if ((stat = dim_phony_id(d, &dsid)))
         return stat;
     if (dsid >= 0 && d->hdr.stored_name && strcmp(d->hdr.stored_name, d->hdr.name)) {
-        /* A renamed dimension: its phony dataset follows the name. */
-        if (H5Lmove(gid, d->hdr.stored_name, gid, d->hdr.name, H5P_DEFAULT, H5P_DEFAULT) < 0)
-            return NC_EHDFERR;
-        if ((stat = set_stored_name(&d->hdr, d->hdr.name)))
+        /* A renamed dimension's phony dataset is made again under the new
+         * name (upstream deletes it at the rename), then re-attached. */
+        if ((stat = remove_phony(f, d)))
             return stat;
+        dsid = -1;
     }
     if (dsid < 0) {
         if ((stat = create_phony(d, gid)))
@@ -781,8 +830,7 @@ write_var(NC4_file *f, NC4_var *v, hid_t gid, int bad_order)
 {
     int stat;
     NC4H5_var *h = var_fmt(v);
-    hid_t did;
-    char name[NC_MAX_NAME + sizeof(NC4H5_NON_COORD) + 1];
+    hid_t did = -1;
 
     if (!h)
         return NC_ENOMEM;
@@ -821,15 +869,6 @@ write_var(NC4_file *f, NC4_var *v, hid_t gid, int bad_order)
         if ((stat = create_dataset(f, v, gid, bad_order)))
             return stat;
     } else {
-        var_hdf5_name(v, name, sizeof name);
-        if (strcmp(v->hdr.stored_name, name)) {
-            if (H5Lmove(gid, v->hdr.stored_name, gid, name, H5P_DEFAULT, H5P_DEFAULT) < 0)
-                return NC_EHDFERR;
-            if ((stat = set_stored_name(&v->hdr, name)))
-                return stat;
-            if (h->dimscale && (stat = nc4h5_ds_set_scale(did, v->hdr.name)))
-                return stat;
-        }
         if (bad_order && v->ndims && (stat = write_dimid_att(did, v->dimids[0])))
             return stat;
         if ((stat = write_att_list(f, did, &v->atts, &v->deleted_atts, &v->ndeleted_atts, 0)))
@@ -914,6 +953,25 @@ write_metadata(NC4_file *f, NC4_grp *g, int bad_order)
     return NC_NOERR;
 }
 
+/* _NCProperties goes last, once: upstream writes its provenance at the end
+ * of every sync when the root group lacks it. */
+static int
+write_provenance(NC4_file *f)
+{
+    int stat;
+    hid_t gid;
+    htri_t ex;
+    if ((stat = grp_id(f->root, &gid)))
+        return stat;
+    if ((ex = H5Aexists(gid, NC4H5_NCPROPS_ATT)) < 0)
+        return NC_EHDFERR;
+    if (ex)
+        return NC_NOERR;
+    if (!f->ncproperties && (stat = nc4h5_make_ncproperties(&f->ncproperties)))
+        return stat;
+    return nc4h5_write_text_att(gid, NC4H5_NCPROPS_ATT, f->ncproperties);
+}
+
 int
 nc4h5_flush(NC4_file *f)
 {
@@ -921,8 +979,10 @@ nc4h5_flush(NC4_file *f)
     if (f->readonly)
         return NC_NOERR;
     nc4h5_lock();
-    if ((stat = write_groups_types(f, f->root)) == NC_NOERR)
-        stat = write_metadata(f, f->root, coord_order_bad(f->root));
+    if ((stat = rename_vars(f, f->root)) == NC_NOERR &&
+        (stat = write_groups_types(f, f->root)) == NC_NOERR &&
+        (stat = write_metadata(f, f->root, coord_order_bad(f->root))) == NC_NOERR)
+        stat = write_provenance(f);
     if (stat == NC_NOERR)
         f->dirty = 0;
     nc4h5_unlock();

@@ -182,6 +182,10 @@ int nc4h5_ds_detach(hid_t did, hid_t dsid, int idx);
 /* Remove CLASS, NAME and _Netcdf4Dimid (a coordinate variable that is no longer one). */
 int nc4h5_ds_remove_scale_atts(hid_t did);
 
+/* ---- hdf5create.c (added by H3) --------------------------------------------------------------
+ * The _NCProperties text this library writes ("version=2,netcdf=...,hdf5=..."). */
+int nc4h5_make_ncproperties(char **textp);
+
 /* ---- hdf5var.c: the storage checks nc4h5_ops points to (added by H3) ------------------------- */
 int nc4h5_check_chunking(NC4_file *f, NC4_var *var, const size_t *chunks);
 int nc4h5_check_filter(NC4_file *f, NC4_var *var, unsigned int id, size_t nparams,
