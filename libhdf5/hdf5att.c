@@ -11,7 +11,7 @@
  * Read rules (upstream's read_hdf5_att): a scalar fixed-size string is NC_CHAR
  * of its size; an array of fixed-size strings is NC_STRING; attributes of a
  * type netCDF cannot represent are skipped, not fatal; order is creation
- * order when the object tracks it, else name order. */
+ * order (or the stored order when the object does not track it). */
 #include "config.h"
 #include <stdlib.h>
 #include <string.h>
@@ -229,24 +229,18 @@ nc4h5_read_atts(NC4_file *f, NC4_grp *g, NC4_var *var, hid_t obj)
 {
     read_ctx c = {f, g, var, NC_NOERR};
     hsize_t idx = 0;
-    hid_t ocpl = -1;
-    unsigned flags = 0;
-    H5I_type_t itype = H5Iget_type(obj);
-    H5_index_t index = H5_INDEX_NAME;
 
-    /* Creation order only if the object tracks it (HDF5 refuses otherwise). */
-    if (itype == H5I_GROUP)
-        ocpl = H5Gget_create_plist(obj);
-    else if (itype == H5I_DATASET)
-        ocpl = H5Dget_create_plist(obj);
-    if (ocpl >= 0) {
-        if (H5Pget_attr_creation_order(ocpl, &flags) >= 0 && (flags & H5P_CRT_ORDER_TRACKED))
-            index = H5_INDEX_CRT_ORDER;
-        H5Pclose(ocpl);
-    }
-    if (H5Aiterate2(obj, index, H5_ITER_INC, &idx, read_cb, &c) < 0)
-        return c.stat ? c.stat : NC_EATTMETA;
-    return c.stat;
+    /* Creation order, as upstream asks; on an object that does not track it
+     * HDF5 gives the order of its attribute messages (compact storage) or
+     * fails (dense storage), and then name order is the only one left. */
+    if (H5Aiterate2(obj, H5_INDEX_CRT_ORDER, H5_ITER_INC, &idx, read_cb, &c) >= 0)
+        return c.stat;
+    if (c.stat)
+        return c.stat;
+    if (idx == 0 &&
+        H5Aiterate2(obj, H5_INDEX_NAME, H5_ITER_INC, &idx, read_cb, &c) >= 0)
+        return c.stat;
+    return c.stat ? c.stat : NC_EATTMETA;
 }
 
 int

@@ -104,6 +104,8 @@ typedef struct ds_note {
     int has_scales;      /* dimlist present and dim 0 has a scale (upstream's test) */
     NC4_dim *dim;        /* the dim of a scale */
     int *dimids;         /* model dim ids, after matching */
+    nc_type xtype;       /* netCDF type, NC_NAT when netCDF has none (skipped) */
+    int endianness;
 } ds_note;
 
 typedef struct grp_note {
@@ -749,7 +751,8 @@ match_dims(open_ctx *c, size_t gi)
     for (size_t di = 0; di < gn->nds; di++) {
         ds_note *n = &gn->ds[di];
         int nd = n->ndims;
-        if (n->dim_only || nd == 0)
+        /* Upstream never gets that far with datasets of unknown types. */
+        if (n->dim_only || nd == 0 || n->xtype == NC_NAT)
             continue;
         if ((n->dimids = malloc((size_t)nd * sizeof(int))) == NULL)
             return NC_ENOMEM;
@@ -856,6 +859,25 @@ read_var_storage(NC4_file *f, NC4_var *var, hid_t did)
             fl->nparams = np;
             var->nfilters++;
         }
+        /* Upstream lists fletcher32, then shuffle, then the others in dcpl
+         * order, whatever order the file applies them in. */
+        {
+            NC4_filter tmp;
+            size_t k = 0;
+            for (unsigned want = H5Z_FILTER_FLETCHER32;; want = H5Z_FILTER_SHUFFLE) {
+                for (size_t i = k; i < var->nfilters; i++) {
+                    if (var->filters[i].id == want) {
+                        tmp = var->filters[i];
+                        memmove(&var->filters[k + 1], &var->filters[k],
+                                (i - k) * sizeof(NC4_filter));
+                        var->filters[k++] = tmp;
+                        break;
+                    }
+                }
+                if (want == H5Z_FILTER_SHUFFLE)
+                    break;
+            }
+        }
     }
 
     if (H5Pfill_value_defined(dcpl, &fstat) < 0 || H5Pget_fill_time(dcpl, &ftime) < 0) {
@@ -918,6 +940,36 @@ apply_cache(NC4_var *var, hid_t gid, const char *name, hid_t *didp)
     return NC_NOERR;
 }
 
+/* The netCDF type of every dataset (all committed types are known now). */
+static int
+resolve_types(open_ctx *c)
+{
+    for (size_t gi = 0; gi < c->ngrps; gi++) {
+        grp_note *gn = &c->grps[gi];
+        for (size_t di = 0; di < gn->nds; di++) {
+            ds_note *n = &gn->ds[di];
+            hid_t ftid;
+            int stat;
+            n->xtype = NC_NAT;
+            n->endianness = NC_ENDIAN_NATIVE;
+            if (n->dim_only)
+                continue;
+            if ((ftid = H5Dget_type(n->did)) < 0)
+                return NC_EHDFERR;
+            stat = nc4h5_find_type_for(c->f, gn->g, ftid, &n->xtype);
+            if (!stat && n->xtype != NC_CHAR && n->xtype != NC_STRING &&
+                n->xtype <= NC_MAX_ATOMIC_TYPE)
+                stat = nc4h5_atomic_from_hdf5(ftid, NULL, &n->endianness);
+            H5Tclose(ftid);
+            if (stat == NC_ENOMEM)
+                return stat;
+            if (stat)
+                n->xtype = NC_NAT;
+        }
+    }
+    return NC_NOERR;
+}
+
 /* Make the variables of group gi. */
 static int
 make_vars(open_ctx *c, size_t gi)
@@ -930,26 +982,15 @@ make_vars(open_ctx *c, size_t gi)
         ds_note *n = &gn->ds[di];
         const char *name = n->name;
         size_t plen = strlen(NC4H5_NON_COORD);
-        hid_t ftid;
         nc_type xtype;
-        int endianness = NC_ENDIAN_NATIVE;
+        int endianness;
         NC4_var *var;
         NC4H5_var *hv;
 
-        if (n->dim_only || n->did < 0)
-            continue;
-        if ((ftid = H5Dget_type(n->did)) < 0)
-            return NC_EHDFERR;
-        stat = nc4h5_find_type_for(f, gn->g, ftid, &xtype);
-        if (!stat && xtype != NC_CHAR && xtype != NC_STRING && xtype <= NC_MAX_ATOMIC_TYPE)
-            stat = nc4h5_atomic_from_hdf5(ftid, NULL, &endianness);
-        H5Tclose(ftid);
-        if (stat == NC_ENOMEM)
-            return stat;
-        if (stat) {
-            stat = NC_NOERR;   /* a type netCDF lacks: the dataset is left out */
-            continue;
-        }
+        if (n->dim_only || n->did < 0 || n->xtype == NC_NAT)
+            continue;   /* a type netCDF lacks: the dataset is left out */
+        xtype = n->xtype;
+        endianness = n->endianness;
         if (strlen(name) > plen && strncmp(name, NC4H5_NON_COORD, plen) == 0)
             name += plen;
         stat = nc4_new_var(gn->g, name, xtype, n->ndims, n->dimids, &var);
@@ -974,6 +1015,21 @@ make_vars(open_ctx *c, size_t gi)
         var->fmt = hv;
         if ((stat = read_var_storage(f, var, hv->did)))
             return stat;
+        if (var->storage != NC_CHUNKED) {
+            /* Upstream reports the dataset's own cache settings, which for
+             * an unchunked dataset are HDF5's defaults, not the file's. */
+            hid_t dapl = H5Dget_access_plist(hv->did);
+            size_t nslots = 0, nbytes = 0;
+            double w0 = 0;
+            if (dapl >= 0) {
+                if (H5Pget_chunk_cache(dapl, &nslots, &nbytes, &w0) >= 0) {
+                    var->cache_nelems = nslots;
+                    var->cache_size = nbytes;
+                    var->cache_preemption = (float)w0;
+                }
+                H5Pclose(dapl);
+            }
+        }
         nc4_adjust_var_cache(var);
         if ((stat = apply_cache(var, gn->gid, n->name, &hv->did)))
             return stat;
@@ -1026,7 +1082,7 @@ read_tree(NC4_file *f, hid_t fid, int readonly)
         f->classic_model = 1;
         f->format = NC_FORMAT_NETCDF4_CLASSIC;
         f->cmode |= NC_CLASSIC_MODEL;
-        f->is_netcdf4 = 1;
+        f->is_netcdf4 = 0;   /* what the reference reports for classic-model files */
     } else if (f->ncproperties != NULL) {
         f->is_netcdf4 = 1;
     } else {
@@ -1039,6 +1095,8 @@ read_tree(NC4_file *f, hid_t fid, int readonly)
         goto done;
     if (c.count_markers)
         f->is_netcdf4 = c.markers >= 2;
+    if ((stat = resolve_types(&c)))
+        goto done;
     if ((stat = make_scale_dims(&c)))
         goto done;
     if ((stat = match_dims(&c, 0)))
@@ -1130,7 +1188,13 @@ NC4_HDF5_open(const char *path, int mode, int basepe, size_t *chunksizehintp,
             memio->memory = NULL;
             memio->size = 0;
         }
-        hf->fid = H5Fopen(path ? path : "memory", flags, fapl);
+        {
+            /* The core driver refuses an image whose name exists on disk:
+             * give it a name of its own, as H5LTopen_file_image does. */
+            char iname[64];
+            snprintf(iname, sizeof(iname), "nc4h5_image_%p", (void *)hf);
+            hf->fid = H5Fopen(iname, flags, fapl);
+        }
     } else if (mode & NC_DISKLESS) {
         hf->mem = NC_DISKLESS;
         hf->persist = (mode & NC_PERSIST) != 0;

@@ -1,0 +1,11 @@
+# nc_test4/CMakeLists.read.cmake: read-side tests of netCDF-4/HDF5 (helper H2),
+# included by nc_test4/CMakeLists.txt.  tst_h5read_dump is built against ours
+# and against the reference; tst_h5read.sh runs both on a corpus made by the
+# reference's ncgen and by h5py and diffs them.
+nc4_program(tst_h5read_dump REF)
+add_test(NAME tst_h5read
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/tst_h5read.sh $<TARGET_FILE:tst_h5read_dump>
+          "$<IF:$<BOOL:${_nc4_have_ref}>,${CMAKE_CURRENT_BINARY_DIR}/ref_tst_h5read_dump,none>"
+          ${CMAKE_CURRENT_SOURCE_DIR}
+  WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(tst_h5read PROPERTIES LABELS "hdf5;interop" SKIP_RETURN_CODE 77 TIMEOUT 300)
