@@ -298,7 +298,7 @@ rename_vars(NC4_file *f, NC4_grp *g)
             continue;
         if (gid < 0 && (stat = grp_id(g, &gid)))
             return stat;
-        if (v->ndims && !v->dims[0]->coord_var && (stat = remove_phony(f, v->dims[0])))
+        if (v->ndims && (stat = remove_phony(f, v->dims[0])))
             return stat;
         if (H5Lmove(gid, v->hdr.stored_name, gid, name, H5P_DEFAULT, H5P_DEFAULT) < 0)
             return NC_EHDFERR;
@@ -449,6 +449,10 @@ static int
 detach_everywhere(NC4_grp *g, NC4_dim *d, hid_t dsid)
 {
     int stat;
+    /* Children first, as upstream (the order of REFERENCE_LIST entries). */
+    for (size_t i = 0; i < g->children.n; i++)
+        if ((stat = detach_everywhere((NC4_grp *)g->children.items[i], d, dsid)))
+            return stat;
     for (size_t i = 0; i < g->vars.n; i++) {
         NC4_var *v = (NC4_var *)g->vars.items[i];
         NC4H5_var *h = v->fmt;
@@ -463,9 +467,29 @@ detach_everywhere(NC4_grp *g, NC4_dim *d, hid_t dsid)
             h->scales_attached = 0;
         }
     }
+    return NC_NOERR;
+}
+
+/* Attach d's new scale dsid to every created variable using d, at once (a
+ * coordinate variable's dataset was made again). */
+static int
+reattach_everywhere(NC4_grp *g, NC4_dim *d, hid_t dsid)
+{
+    int stat;
     for (size_t i = 0; i < g->children.n; i++)
-        if ((stat = detach_everywhere((NC4_grp *)g->children.items[i], d, dsid)))
+        if ((stat = reattach_everywhere((NC4_grp *)g->children.items[i], d, dsid)))
             return stat;
+    for (size_t i = 0; i < g->vars.n; i++) {
+        NC4_var *v = (NC4_var *)g->vars.items[i];
+        NC4H5_var *h = v->fmt;
+        hid_t did;
+        if (!v->created || !h || h->dimscale)
+            continue;
+        for (int k = 0; k < v->ndims; k++)
+            if (v->dims[k] == d &&
+                ((stat = var_id(v, &did)) || (stat = nc4h5_ds_attach(did, dsid, k))))
+                return stat;
+    }
     return NC_NOERR;
 }
 
@@ -831,6 +855,7 @@ write_var(NC4_file *f, NC4_var *v, hid_t gid, int bad_order)
     int stat;
     NC4H5_var *h = var_fmt(v);
     hid_t did = -1;
+    int remade = 0;
 
     if (!h)
         return NC_ENOMEM;
@@ -861,12 +886,16 @@ write_var(NC4_file *f, NC4_var *v, hid_t gid, int bad_order)
                 ((NC4_att *)v->atts.items[i])->dirty = 1;
             if ((stat = drop_dataset(f, v, gid)))
                 return stat;
+            remade = 1;
         }
     }
     if (v->is_coord && !v->created && (stat = remove_phony(f, v->dims[0])))
         return stat;
     if (!v->created) {
         if ((stat = create_dataset(f, v, gid, bad_order)))
+            return stat;
+        /* A remade scale goes back to its users at once (upstream's order). */
+        if (remade && h->dimscale && (stat = reattach_everywhere(f->root, v->dims[0], h->did)))
             return stat;
     } else {
         if (bad_order && v->ndims && (stat = write_dimid_att(did, v->dimids[0])))

@@ -325,6 +325,52 @@ c_rename_def(const char *path)
     OK(nc_close(ncid));
 }
 
+/* A coordinate variable renamed away from its dim, a dim renamed. */
+static void
+c_rename_coord(const char *path)
+{
+    int ncid, x, y, v, w, dims[2];
+    MUST(nc_create(path, NC_NETCDF4 | NC_CLOBBER, &ncid));
+    MUST(nc_def_dim(ncid, "x", 3, &x));
+    MUST(nc_def_dim(ncid, "y", 2, &y));
+    MUST(nc_def_var(ncid, "x", NC_FLOAT, 1, &x, &w));
+    dims[0] = y;
+    dims[1] = x;
+    MUST(nc_def_var(ncid, "v", NC_INT, 2, dims, &v));
+    MUST(nc_enddef(ncid));
+    OK(nc_rename_var(ncid, w, "xx"));
+    OK(nc_rename_dim(ncid, y, "yy"));
+    OK(nc_close(ncid));
+}
+
+/* A variable renamed to its first dim's name becomes its coordinate variable. */
+static void
+c_rename_reform(const char *path)
+{
+    int ncid, a, v, w;
+    MUST(nc_create(path, NC_NETCDF4 | NC_CLOBBER, &ncid));
+    MUST(nc_def_dim(ncid, "a", 2, &a));
+    MUST(nc_def_var(ncid, "b", NC_INT, 1, &a, &v));
+    MUST(nc_def_var(ncid, "c", NC_INT, 1, &a, &w));
+    MUST(nc_enddef(ncid));
+    OK(nc_rename_var(ncid, v, "a"));
+    OK(nc_close(ncid));
+}
+
+/* A dim renamed away from its coordinate variable. */
+static void
+c_rename_dim_coord(const char *path)
+{
+    int ncid, x, v, w;
+    MUST(nc_create(path, NC_NETCDF4 | NC_CLOBBER, &ncid));
+    MUST(nc_def_dim(ncid, "x", 3, &x));
+    MUST(nc_def_var(ncid, "x", NC_DOUBLE, 1, &x, &v));
+    MUST(nc_def_var(ncid, "u", NC_DOUBLE, 1, &x, &w));
+    MUST(nc_enddef(ncid));
+    OK(nc_rename_dim(ncid, x, "z"));
+    OK(nc_close(ncid));
+}
+
 /* ---- memory and diskless files ------------------------------------------------------------------- */
 static void
 c_memory(const char *path)
@@ -362,6 +408,8 @@ static const struct {
     {"coords", c_coords},       {"noncoord", c_noncoord}, {"storage", c_storage},
     {"nofill_file", c_nofill_file}, {"classic", c_classic}, {"types", c_types},
     {"redef", c_redef},         {"rename", c_rename},     {"rename_def", c_rename_def},
+    {"rename_coord", c_rename_coord}, {"rename_reform", c_rename_reform},
+    {"rename_dim_coord", c_rename_dim_coord},
     {"memory", c_memory},       {"diskless", c_diskless},
 };
 
