@@ -27,6 +27,20 @@ def describe_types(grp):
         print(" enum %s dtype=%s members=%s" % (name, t.dtype.str, sorted(t.enum_dict.items())))
 
 
+def describe_var_nostride(var):
+    print(" variable %s" % var.name)
+    print("  dtype %s shape=%s dims=%s" % (var.dtype, var.shape, var.dimensions))
+    for what in ("chunking", "endian", "filters", "get_var_chunk_cache", "ncattrs"):
+        fn = getattr(var, what, None)
+        if fn is not None:
+            pd.attempt(what, fn)
+    pd.describe_attrs("  ", var)
+    pd.attempt("data masked", lambda: var[...])
+    var.set_auto_maskandscale(False)
+    pd.attempt("data raw", lambda: var[...])
+    var.set_auto_maskandscale(True)
+
+
 def describe_group(grp):
     print(" group %s" % grp.path)
     describe_types(grp)
@@ -34,7 +48,13 @@ def describe_group(grp):
         print(" dim %s size=%d unlimited=%s" % (name, len(dim), dim.isunlimited()))
     pd.describe_attrs(" group ", grp)
     for var in grp.variables.values():
-        pd.describe_var(var)
+        if var.dtype == str or getattr(var, "_isvlen", False):
+            # netCDF4-python allows strided reads of vlen and string
+            # variables only from library version 4.9.1 on: the answer
+            # depends on the version number, not on the library.
+            describe_var_nostride(var)
+        else:
+            pd.describe_var(var)
         print("  datatype %s" % (var.datatype.name if hasattr(var.datatype, "name") else var.datatype))
     for sub in grp.groups.values():
         describe_group(sub)
