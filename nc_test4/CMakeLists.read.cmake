@@ -9,3 +9,12 @@ add_test(NAME tst_h5read
           ${CMAKE_CURRENT_SOURCE_DIR}
   WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 set_tests_properties(tst_h5read PROPERTIES LABELS "hdf5;interop" SKIP_RETURN_CODE 77 TIMEOUT 300)
+
+# The data path (vara/vars, conversions, bounds, unlimited growth, fill past
+# an extent, user types, define-mode rules): ours vs the reference.
+nc4_program(tst_h5read_data REF)
+add_test(NAME tst_h5read_data_cmp
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/run_diff.sh h5read_data $<TARGET_FILE:tst_h5read_data>
+          "$<IF:$<BOOL:${_nc4_have_ref}>,${CMAKE_CURRENT_BINARY_DIR}/ref_tst_h5read_data,none>"
+  WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(tst_h5read_data_cmp PROPERTIES LABELS "hdf5;interop" SKIP_RETURN_CODE 77 TIMEOUT 300)
