@@ -116,9 +116,11 @@ nc4_default_chunks(NC4_file *f, NC4_var *var)
     while (check_chunk_bytes(f, var, cs) == NC_EBADCHUNK)
         for (int d = 0; d < var->ndims; d++)
             cs[d] = cs[d] / 2 ? cs[d] / 2 : 1;
-    /* Spread the overhang of the last chunk over all chunks. */
+    /* Spread the overhang of the last chunk over all chunks.  Upstream's
+     * record dims count as length 0 here (their length is not kept while
+     * writing), so records written before this var do not shrink chunks. */
     for (int d = 0; d < var->ndims; d++) {
-        size_t len = var->dims[d]->len;
+        size_t len = var->dims[d]->unlimited ? 0 : var->dims[d]->len;
         size_t nchunks = (len + cs[d] - 1) / cs[d];
         if (nchunks > 0) {
             size_t overhang = nchunks * cs[d] - len;
