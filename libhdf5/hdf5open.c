@@ -647,7 +647,8 @@ make_scale_dims(open_ctx *c)
     for (size_t i = 0; i < n && !stat; i++) {
         grp_note *gn = &c->grps[refs[i].gi];
         ds_note *d = &gn->ds[refs[i].di];
-        int unlim = d->maxdims[0] == H5S_UNLIMITED;
+        /* Length 0 is NC_UNLIMITED to upstream's dim constructor. */
+        int unlim = d->maxdims[0] == H5S_UNLIMITED || d->dims[0] == 0;
         NC4_dim *dim;
         int s = nc4_new_dim(gn->g, d->name, (size_t)d->dims[0], unlim, &dim);
         if (s == NC_ENOMEM) {
@@ -723,7 +724,7 @@ phony_dim(open_ctx *c, NC4_grp *g, ds_note *n, int d, int *dimids)
     }
     for (;;) {
         snprintf(name, sizeof(name), "phony_dim_%d", c->next_dimid++);
-        stat = nc4_new_dim(g, name, (size_t)n->dims[d], unlim, &dim);
+        stat = nc4_new_dim(g, name, (size_t)n->dims[d], unlim || n->dims[d] == 0, &dim);
         if (stat != NC_ENAMEINUSE)
             break;
     }

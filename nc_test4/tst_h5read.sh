@@ -52,6 +52,17 @@ if [ $have_py = 1 ]; then
     fi
 fi
 
+# Files only ours opens: they must open and read without error.
+if [ $have_py = 1 ]; then
+    "$ours" "$dir/tst_h5read_noref.h5" > "$dir/noref.ours" 2>&1
+    st=$?
+    if [ $st -ne 0 ] || grep -q "open error" "$dir/noref.ours" || ! grep -q "var 2 usesother" "$dir/noref.ours"; then
+        echo "noref: failed ($st)"; head -20 "$dir/noref.ours"; fail=1
+    else
+        echo "noref: opens"
+    fi
+fi
+
 # Bad input: truncations and byte flips must give errors, not crashes.
 good="$dir/tst_h5read_groups.nc"
 size=$(wc -c < "$good")

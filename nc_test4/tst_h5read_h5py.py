@@ -85,3 +85,44 @@ with h5py.File(p("tst_h5read_py_types.h5"), "w", track_order=True) as f:
 #    compared with an expected output, not with the reference).
 with h5py.File(p("tst_h5read_fixstr.h5"), "w") as f:
     f["fixstr"] = np.array([b"ab", b"cdefg", b""], dtype="S5")
+
+# 5. Odd objects netCDF skips or maps: links, references, bool/complex/half
+#    types, null and zero-size spaces, several scales on one dimension.
+with h5py.File(p("tst_h5read_py_odd.h5"), "w") as f:
+    f["a"] = np.arange(3, dtype="i4")
+    f["soft"] = h5py.SoftLink("/a")
+    f["hard2"] = f["a"]
+    f["refs"] = np.array([f["a"].ref], dtype=h5py.ref_dtype)
+    f["bools"] = np.array([True, False])
+    f["empty"] = h5py.Empty("f4")
+    f.attrs["nullatt"] = h5py.Empty("i4")
+    f["zero"] = np.zeros((0, 3), dtype="i2")
+    f["f16"] = np.arange(2, dtype="f2")
+    f["c64"] = np.arange(2, dtype="c8")
+    d = f.create_dataset("d", data=np.arange(6, dtype="i4").reshape(3, 2))
+    s2 = f.create_dataset("s2", data=np.arange(2, dtype="f4"))
+    s2.make_scale()
+    s3 = f.create_dataset("s3", data=np.arange(2, dtype="f4"))
+    s3.make_scale("three")
+    d.dims[1].attach_scale(s2)
+    d.dims[1].attach_scale(s3)
+    f["a"].attrs["s2d"] = np.array([[b"a", b"b"], [b"c", b"d"]])
+    f["a"].attrs["vs"] = np.array(["x"], dtype=h5py.string_dtype())
+    f["a"].attrs["u8s"] = "h\u00e9llo"
+    f["a"].attrs["bool"] = np.bool_(True)
+    f["a"].attrs["scalar_str"] = np.array("s", dtype=h5py.string_dtype())
+
+# 6. Files the reference cannot open (a dangling and an external link, a
+#    2-D scale without _Netcdf4Coordinates, a scale in a child group used
+#    from its parent: it fails or crashes); ours must open them.
+with h5py.File(p("tst_h5read_noref.h5"), "w") as f:
+    f["a"] = np.arange(3, dtype="i4")
+    f["dangling"] = h5py.SoftLink("/nothere")
+    f["ext"] = h5py.ExternalLink("nofile.h5", "/x")
+    m = f.create_dataset("multi", data=np.arange(6, dtype="i4").reshape(2, 3))
+    m.make_scale("multi")
+    g = f.create_group("g")
+    s = g.create_dataset("scale", data=np.arange(3, dtype="f4"))
+    s.make_scale("myscale")
+    d = f.create_dataset("usesother", data=np.arange(6, dtype="i4").reshape(3, 2))
+    d.dims[0].attach_scale(s)
