@@ -102,8 +102,13 @@ att_context(int ncid, int varid, const char *name, int use_name, NC4_file **fp,
     if ((stat = nc4_att_list(*gp, varid, lp, vp)))
         return stat;
     if (use_name) {
+        char *norm = NULL;
         if (name == NULL)
             return NC_EBADNAME;
+        /* Upstream normalizes the name here: invalid UTF-8 is NC_EBADNAME. */
+        if ((stat = NC_normalize_name(name, &norm)))
+            return NC_EBADNAME;
+        free(norm);
         if (strlen(name) > NC_MAX_NAME)
             return NC_EMAXNAME;
     }

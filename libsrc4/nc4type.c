@@ -153,7 +153,8 @@ NC4_insert_array_compound(int ncid, nc_type xtype, const char *name, size_t offs
         return NC_ETYPDEFINED;
     if (field_typeid <= NC_NAT || nc4_find_type(f, field_typeid, NULL))
         return NC_EBADTYPE;
-    if ((stat = nc4_new_field(t, name, offset, field_typeid, ndims, dim_sizesp)))
+    /* A repeated name is accepted, as upstream (the commit fails later). */
+    if ((stat = nc4_add_field(t, name, offset, field_typeid, ndims, dim_sizesp, 1)))
         return stat;
     t->grp->dirty = 1;
     f->dirty = 1;
@@ -223,7 +224,7 @@ NC4_insert_enum(int ncid, nc_type xtype, const char *name, const void *value)
         return NC_EINVAL;
     if ((stat = enum_value_in(t->base, value, &ll)))
         return stat;
-    if ((stat = nc4_new_member(t, name, ll)))
+    if ((stat = nc4_add_member(t, name, ll, 1)))
         return stat;
     t->grp->dirty = 1;
     f->dirty = 1;
@@ -503,7 +504,8 @@ NC4_inq_type_equal(int ncid1, nc_type typeid1, int ncid2, nc_type typeid2, int *
         *equalp = 0;
         return NC_NOERR;
     }
-    if (typeid1 <= NC_MAX_ATOMIC_TYPE) {
+    /* Upstream's bound here is NUM_ATOMIC_TYPES (13), one past NC_STRING. */
+    if (typeid1 <= NC_MAX_ATOMIC_TYPE + 1) {
         *equalp = typeid1 == typeid2;
         return NC_NOERR;
     }
@@ -536,17 +538,19 @@ NC4_get_vlen_element(int ncid, int typeid1, const void *vlen_element, size_t *le
 {
     const nc_vlen_t *v = vlen_element;
     NC4_file *f;
-    NC4_type *t;
-    size_t bsize;
+    NC4_type *t = NULL;
+    size_t bsize = 4;
     int stat;
 
-    if ((stat = user_type(ncid, typeid1, NC_VLEN, &f, &t)))
+    if ((stat = nc4_find_grp(ncid, &f, NULL)))
         return stat;
     if (v == NULL || len == NULL)
         return NC_EINVAL;
-    /* Upstream copies len * 4 bytes whatever the base type; the base
-     * type's size is what callers expect. */
-    bsize = nc4_type_size(f, t->base);
+    /* Upstream copies len * 4 bytes whatever the type; a vlen type of the
+     * file gets its base type's size, anything else upstream's 4. */
+    if (typeid1 > NC_MAX_ATOMIC_TYPE && nc4_find_type(f, typeid1, &t) == NC_NOERR &&
+        t->tclass == NC_VLEN && nc4_type_size(f, t->base) > 0)
+        bsize = nc4_type_size(f, t->base);
     *len = v->len;
     if (data && v->len && v->p)
         memcpy(data, v->p, v->len * bsize);

@@ -201,7 +201,9 @@ NC4_def_var(int ncid, const char *name, nc_type xtype, int ndims, const int *dim
     for (int d = 0; d < ndims; d++)
         if ((stat = nc4_find_dim(f, dimidsp[d], NULL)))
             return stat;
-    if (xtype < NC_NAT || nc4_find_type(f, xtype, &type))
+    if (xtype < NC_NAT)
+        return NC_EINVAL;
+    if (nc4_find_type(f, xtype, &type))
         return NC_EBADTYPE;
     if ((stat = nc4_new_var(g, name, xtype, ndims, dimidsp, &var)))
         return stat;
@@ -697,6 +699,10 @@ NC4_def_var_chunking(int ncid, int varid, int storage, const size_t *chunksizesp
 int
 NC4_def_var_fill(int ncid, int varid, int no_fill, const void *fill_value)
 {
+    if (varid == NC_GLOBAL) {
+        int stat = nc4_find_grp(ncid, NULL, NULL);
+        return stat ? stat : NC_EGLOBAL;
+    }
     return var_extra(ncid, varid, NULL, NULL, NULL, NULL, &no_fill, fill_value, NULL,
                      NULL, NULL);
 }
