@@ -212,9 +212,11 @@ NC4_HDF5_close(int ncid, void *params)
 
     if ((stat = nc4_find_grp(ncid, &f, &g)))
         return stat;
-    if (g->parent)
-        return NC_EBADGRPID;
-    return close_file(f, 0, (NC_memio *)params);
+    /* Upstream refuses a group's ncid and keeps the file open; libdispatch
+     * drops its record whatever the slot says, so the file is closed (no
+     * state may outlive the record) and the error still reported. */
+    stat = close_file(f, 0, (NC_memio *)params);
+    return g->parent ? NC_EBADGRPID : stat;
 }
 
 int

@@ -579,14 +579,36 @@ default_fill(nc_type xtype, void *fill)
     return 1;
 }
 
-/* Fill value of v in memory form, or NULL (none to set). buf holds at
- * least 8 bytes and pointer-sized values. */
-static const void *
-var_fill(NC4_var *v, void *buf)
+/* Fill value of v in memory form into *fillp: the variable's own, else
+ * upstream's default -- the atomic types' NC_FILL_*, an enum's base type's,
+ * zero bytes for compound, opaque and vlen types.  *ownp is set when the
+ * buffer was allocated here (free it; its contents own nothing). */
+static int
+var_fill(NC4_file *f, NC4_var *v, void *buf, const void **fillp, void **ownp)
 {
-    if (v->fill_value)
-        return v->fill_value;
-    return default_fill(v->xtype, buf) ? buf : NULL;
+    NC4_type *t = NULL;
+    size_t size;
+    *ownp = NULL;
+    *fillp = NULL;
+    if (v->fill_value) {
+        *fillp = v->fill_value;
+        return NC_NOERR;
+    }
+    if (default_fill(v->xtype, buf)) {
+        *fillp = buf;
+        return NC_NOERR;
+    }
+    if (nc4_find_type(f, v->xtype, &t) || !t)
+        return NC_NOERR;
+    size = nc4_type_size(f, v->xtype);
+    if (size == 0)
+        return NC_NOERR;
+    if (!(*ownp = calloc(1, size < 8 ? 8 : size)))
+        return NC_ENOMEM;
+    if (t->tclass == NC_ENUM)
+        default_fill(t->base, *ownp);
+    *fillp = *ownp;
+    return NC_NOERR;
 }
 
 /* Whether the dataset's fill settings differ from the model's (a
@@ -599,7 +621,8 @@ fill_changed(NC4_file *f, NC4_var *v, hid_t did)
     H5D_fill_value_t def;
     int changed = 0;
     union { double d; long long l; void *p; unsigned char b[64]; } dflt, cur;
-    const void *want;
+    const void *want = NULL;
+    void *own = NULL;
     size_t size;
 
     if ((dcpl = H5Dget_create_plist(did)) < 0)
@@ -612,7 +635,8 @@ fill_changed(NC4_file *f, NC4_var *v, hid_t did)
     }
     if (v->no_fill)
         goto done;
-    want = var_fill(v, &dflt);
+    if (var_fill(f, v, &dflt, &want, &own))
+        goto done;
     if (!want) {
         changed = def == H5D_FILL_VALUE_USER_DEFINED && v->fill_value;
         goto done;
@@ -630,9 +654,23 @@ fill_changed(NC4_file *f, NC4_var *v, hid_t did)
     if (H5Pget_fill_value(dcpl, tid, cur.b) >= 0 && memcmp(cur.b, want, size))
         changed = 1;
 done:
+    free(own);
     if (tid >= 0) H5Tclose(tid);
     H5Pclose(dcpl);
     return changed;
+}
+
+/* A new transient HDF5 file type for xtype (a copy of a committed one). */
+static int
+copy_file_type(NC4_file *f, nc_type xtype, int endianness, hid_t *tidp)
+{
+    hid_t t;
+    int stat;
+    if ((stat = nc4h5_hdf5_type(f, xtype, endianness, 1, &t)))
+        return stat;
+    *tidp = H5Tcopy(t);
+    H5Tclose(t);
+    return *tidp < 0 ? NC_EHDFERR : NC_NOERR;
 }
 
 static int
@@ -693,7 +731,8 @@ create_dataset(NC4_file *f, NC4_var *v, hid_t gid, int bad_order)
     hsize_t dims[H5S_MAX_RANK], maxdims[H5S_MAX_RANK], chunks[H5S_MAX_RANK];
     int nunlim = 0, layout;
     union { double d; long long l; void *p; } dflt;
-    const void *fill;
+    const void *fill = NULL;
+    void *fill_own = NULL;
     char name[NC_MAX_NAME + sizeof(NC4H5_NON_COORD) + 1];
 
     if (!h)
@@ -705,7 +744,9 @@ create_dataset(NC4_file *f, NC4_var *v, hid_t gid, int bad_order)
         stat = NC_EHDFERR;
         goto done;
     }
-    if ((stat = nc4h5_hdf5_type(f, v->xtype, v->endianness, 1, &tid)))
+    /* A transient copy: upstream's datasets of user types carry the type
+     * itself, not a link to the committed one. */
+    if ((stat = copy_file_type(f, v->xtype, v->endianness, &tid)))
         goto done;
 
     if (v->no_fill) {
@@ -713,15 +754,19 @@ create_dataset(NC4_file *f, NC4_var *v, hid_t gid, int bad_order)
             stat = NC_EHDFERR;
             goto done;
         }
-    } else if ((fill = var_fill(v, &dflt)) != NULL) {
-        /* Given in native form; HDF5 converts it to the dataset's order. */
-        if (v->xtype == NC_STRING)
-            ftid = H5Tcopy(tid);
-        else if ((stat = nc4h5_hdf5_type(f, v->xtype, NC_ENDIAN_NATIVE, 1, &ftid)))
+    } else {
+        if ((stat = var_fill(f, v, &dflt, &fill, &fill_own)))
             goto done;
-        if (ftid < 0 || H5Pset_fill_value(dcpl, ftid, fill) < 0) {
-            stat = NC_EHDFERR;
-            goto done;
+        if (fill) {
+            /* Given in native form; HDF5 converts it to the dataset's order. */
+            if (v->xtype == NC_STRING)
+                ftid = H5Tcopy(tid);
+            else if ((stat = copy_file_type(f, v->xtype, NC_ENDIAN_NATIVE, &ftid)))
+                goto done;
+            if (ftid < 0 || H5Pset_fill_value(dcpl, ftid, fill) < 0) {
+                stat = NC_EHDFERR;
+                goto done;
+            }
         }
     }
 
@@ -803,6 +848,7 @@ create_dataset(NC4_file *f, NC4_var *v, hid_t gid, int bad_order)
         goto done;
     stat = write_att_list(f, h->did, &v->atts, &v->deleted_atts, &v->ndeleted_atts, 1);
 done:
+    free(fill_own);
     if (sid >= 0) H5Sclose(sid);
     if (ftid >= 0) H5Tclose(ftid);
     if (tid >= 0) H5Tclose(tid);
