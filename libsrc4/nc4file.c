@@ -382,17 +382,10 @@ int
 nc4_new_field(NC4_type *t, const char *name, size_t offset, nc_type xtype,
               int ndims, const int *dimsizes)
 {
-    return nc4_add_field(t, name, offset, xtype, ndims, dimsizes, 0);
-}
-
-int
-nc4_add_field(NC4_type *t, const char *name, size_t offset, nc_type xtype,
-              int ndims, const int *dimsizes, int allow_dup)
-{
     NC4_field *fl;
     int stat;
 
-    if (!allow_dup && nc4_index_find(&t->fields, name))
+    if (nc4_index_find(&t->fields, name))
         return NC_ENAMEINUSE;
     if (ndims < 0 || (ndims > 0 && dimsizes == NULL))
         return NC_EINVAL;
@@ -425,16 +418,10 @@ nc4_add_field(NC4_type *t, const char *name, size_t offset, nc_type xtype,
 int
 nc4_new_member(NC4_type *t, const char *name, long long value)
 {
-    return nc4_add_member(t, name, value, 0);
-}
-
-int
-nc4_add_member(NC4_type *t, const char *name, long long value, int allow_dup)
-{
     NC4_member *m;
     int stat;
 
-    if (!allow_dup && nc4_index_find(&t->members, name))
+    if (nc4_index_find(&t->members, name))
         return NC_ENAMEINUSE;
     if ((m = calloc(1, sizeof(*m))) == NULL)
         return NC_ENOMEM;

@@ -11,12 +11,6 @@
 /* nc4file.c: find the group and check the file is writable (NC_EPERM). */
 int nc4_find_grp_w(int ncid, NC4_file **fp, NC4_grp **gp);
 
-/* nc4file.c: nc4_new_field/nc4_new_member that may accept a name already
- * in the type, as upstream's define calls do (HDF5 refuses it at commit). */
-int nc4_add_field(NC4_type *t, const char *name, size_t offset, nc_type xtype,
-                  int ndims, const int *dimsizes, int allow_dup);
-int nc4_add_member(NC4_type *t, const char *name, long long value, int allow_dup);
-
 /* nc4grp.c: NC_ENAMEINUSE if name is a variable, subgroup or user type
  * of g (the namespace upstream checks for vars, groups and types). */
 int nc4_check_dup_name(NC4_grp *g, const char *name);

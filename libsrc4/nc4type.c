@@ -153,8 +153,9 @@ NC4_insert_array_compound(int ncid, nc_type xtype, const char *name, size_t offs
         return NC_ETYPDEFINED;
     if (field_typeid <= NC_NAT || nc4_find_type(f, field_typeid, NULL))
         return NC_EBADTYPE;
-    /* A repeated name is accepted, as upstream (the commit fails later). */
-    if ((stat = nc4_add_field(t, name, offset, field_typeid, ndims, dim_sizesp, 1)))
+    /* A repeated name is NC_ENAMEINUSE here; upstream accepts it and fails
+     * in HDF5 at enddef. */
+    if ((stat = nc4_new_field(t, name, offset, field_typeid, ndims, dim_sizesp)))
         return stat;
     t->grp->dirty = 1;
     f->dirty = 1;
@@ -224,7 +225,7 @@ NC4_insert_enum(int ncid, nc_type xtype, const char *name, const void *value)
         return NC_EINVAL;
     if ((stat = enum_value_in(t->base, value, &ll)))
         return stat;
-    if ((stat = nc4_add_member(t, name, ll, 1)))
+    if ((stat = nc4_new_member(t, name, ll)))
         return stat;
     t->grp->dirty = 1;
     f->dirty = 1;
