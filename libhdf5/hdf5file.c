@@ -215,8 +215,9 @@ NC4_HDF5_close(int ncid, void *params)
     /* Upstream refuses a group's ncid and keeps the file open; libdispatch
      * drops its record whatever the slot says, so the file is closed (no
      * state may outlive the record) and the error still reported. */
+    int is_group = g->parent != NULL;
     stat = close_file(f, 0, (NC_memio *)params);
-    return g->parent ? NC_EBADGRPID : stat;
+    return is_group ? NC_EBADGRPID : stat;
 }
 
 int

@@ -8,3 +8,13 @@ if(NCT_NC4_PENDING)
     WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
   set_tests_properties(tst_h5write_cmp PROPERTIES LABELS "hdf5;interop" SKIP_RETURN_CODE 77 TIMEOUT 300)
 endif()
+
+# Lifecycle of a file (create modes, define mode, abort, memory/diskless,
+# HDF5 limits): the same program must pass against ours and the reference.
+nc4_program(tst_h5write_api REF)
+nc4_test(tst_h5write_api)
+if(_nc4_have_ref)
+  add_test(NAME ref_tst_h5write_api COMMAND ref_tst_h5write_api
+    WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+  set_tests_properties(ref_tst_h5write_api PROPERTIES LABELS "hdf5;interop" TIMEOUT 300)
+endif()
