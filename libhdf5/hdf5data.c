@@ -21,6 +21,7 @@
  * Fixed-size HDF5 strings (read as NC_STRING) come back as malloc'd strings. */
 #include "config.h"
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include "hdf5int.h"
 #include "ncx.h"
@@ -193,6 +194,137 @@ read_fixed_strings(hid_t did, hid_t ftid, hid_t msid, hid_t fsid, size_t n, char
     return NC_NOERR;
 }
 
+/* ---- strided reads by box and gather ----------------------------------------
+ * HDF5 walks a strided selection one element span at a time, which costs
+ * several times a plain read of the whole enclosing box.  So a strided read
+ * of fixed-size values reads the box (stride 1) in slabs of at most
+ * GATHER_SLAB bytes and picks the wanted elements in a tight loop, as long as
+ * the box is at most GATHER_WASTE times the data wanted. */
+#define GATHER_SLAB ((size_t)16 << 20)
+#define GATHER_WASTE 64
+
+/* Copy n elements of size bytes, src every `step` elements, to dst. */
+static void
+gather_row(unsigned char *dst, const unsigned char *src, size_t n, size_t step, size_t size)
+{
+    switch (size) {
+    case 1:
+        for (size_t i = 0; i < n; i++) dst[i] = src[i * step];
+        break;
+    case 2: {
+        uint16_t *d = (uint16_t *)(void *)dst;
+        for (size_t i = 0; i < n; i++) memcpy(&d[i], src + i * step * 2, 2);
+        break;
+    }
+    case 4: {
+        uint32_t *d = (uint32_t *)(void *)dst;
+        for (size_t i = 0; i < n; i++) memcpy(&d[i], src + i * step * 4, 4);
+        break;
+    }
+    case 8: {
+        uint64_t *d = (uint64_t *)(void *)dst;
+        for (size_t i = 0; i < n; i++) memcpy(&d[i], src + i * step * 8, 8);
+        break;
+    }
+    default:
+        for (size_t i = 0; i < n; i++) memcpy(dst + i * size, src + i * step * size, size);
+    }
+}
+
+/* Whether a strided read of a's request is worth doing by box and gather. */
+static int
+gather_worth(const access_t *a, int nd, size_t size)
+{
+    double box = 1, want = 1;
+    int strided = 0;
+    for (int d = 0; d < nd; d++) {
+        if (a->stride[d] > 1 && a->count[d] > 1)
+            strided = 1;
+        box *= (double)((a->count[d] - 1) * a->stride[d] + 1);
+        want *= (double)a->count[d];
+    }
+    (void)size;
+    return strided && box <= want * GATHER_WASTE;
+}
+
+/* Read a's strided request into out (memory type mtid, element size size)
+ * by boxes along dimension 0. */
+static int
+gather_read(const access_t *a, int nd, hid_t did, hid_t mtid, size_t size, unsigned char *out)
+{
+    hsize_t bstart[H5S_MAX_RANK], bcount[H5S_MAX_RANK];
+    size_t inner = 1, rows_per, outrow = 1;
+    unsigned char *box = NULL;
+    hid_t fsid = -1, msid = -1;
+    int stat = NC_NOERR;
+
+    for (int d = 1; d < nd; d++) {
+        bcount[d] = (a->count[d] - 1) * a->stride[d] + 1;
+        bstart[d] = a->start[d];
+        inner *= (size_t)bcount[d];
+        outrow *= (size_t)a->count[d];
+    }
+    /* Output rows (along dim 0) per slab. */
+    rows_per = GATHER_SLAB / (inner * size * (size_t)a->stride[0]);
+    if (rows_per == 0)
+        rows_per = 1;
+    if (rows_per > a->count[0])
+        rows_per = (size_t)a->count[0];
+    if ((box = malloc((((rows_per - 1) * (size_t)a->stride[0]) + 1) * inner * size)) == NULL)
+        return NC_ENOMEM;
+    if ((fsid = H5Dget_space(did)) < 0) {
+        stat = NC_EHDFERR;
+        goto done;
+    }
+    for (size_t r0 = 0; r0 < a->count[0] && !stat; r0 += rows_per) {
+        size_t nrows = a->count[0] - r0 < rows_per ? a->count[0] - r0 : rows_per;
+        hsize_t idx[H5S_MAX_RANK] = {0};
+        bstart[0] = a->start[0] + r0 * a->stride[0];
+        bcount[0] = (nrows - 1) * a->stride[0] + 1;
+        if (H5Sselect_hyperslab(fsid, H5S_SELECT_SET, bstart, NULL, bcount, NULL) < 0 ||
+            (msid = H5Screate_simple(nd, bcount, NULL)) < 0 ||
+            H5Dread(did, mtid, msid, fsid, H5P_DEFAULT, box) < 0) {
+            stat = NC_EHDFERR;
+            break;
+        }
+        H5Sclose(msid);
+        msid = -1;
+        if (nd == 1) {
+            gather_row(out + r0 * size, box, nrows, (size_t)a->stride[0], size);
+            continue;
+        }
+        /* One output row of the last dimension at a time (odometer over
+         * the others). */
+        for (size_t r = 0; r < nrows; r++) {
+            size_t nlast = (size_t)a->count[nd - 1];
+            size_t nouter = outrow / nlast;
+            for (int d = 0; d < nd; d++)
+                idx[d] = 0;
+            for (size_t k = 0; k < nouter; k++) {
+                size_t off = r * (size_t)a->stride[0];
+                unsigned char *dst;
+                for (int d = 1; d < nd - 1; d++)
+                    off = off * (size_t)bcount[d] + (size_t)(idx[d] * a->stride[d]);
+                off = off * (size_t)bcount[nd - 1];
+                dst = out + ((r0 + r) * outrow + k * nlast) * size;
+                gather_row(dst, box + off * size, nlast, (size_t)a->stride[nd - 1], size);
+                for (int d = nd - 2; d >= 1; d--) {
+                    if (++idx[d] < a->count[d])
+                        break;
+                    idx[d] = 0;
+                }
+            }
+        }
+    }
+done:
+    if (msid >= 0)
+        H5Sclose(msid);
+    if (fsid >= 0)
+        H5Sclose(fsid);
+    free(box);
+    return stat;
+}
+
 static int
 get_vars(int ncid, int varid, const size_t *startp, const size_t *countp,
          const ptrdiff_t *stridep, void *value, nc_type memtype)
@@ -256,7 +388,11 @@ get_vars(int ncid, int varid, const size_t *startp, const size_t *countp,
     }
     if (partial)
         memset(buf, 0, a.n * size);
-    if (nin > 0) {
+    if (nin > 0 && !partial && !fixed_str && var->ndims > 0 &&
+        !nc4_type_has_pointers(a.f, var->xtype) && gather_worth(&a, var->ndims, size)) {
+        if ((stat = gather_read(&a, var->ndims, a.hv->did, mtid, size, buf)))
+            goto done;
+    } else if (nin > 0) {
         if (var->ndims == 0) {
             msid = H5Screate(H5S_SCALAR);
         } else {

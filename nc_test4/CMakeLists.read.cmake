@@ -18,3 +18,7 @@ add_test(NAME tst_h5read_data_cmp
           "$<IF:$<BOOL:${_nc4_have_ref}>,${CMAKE_CURRENT_BINARY_DIR}/ref_tst_h5read_data,none>"
   WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 set_tests_properties(tst_h5read_data_cmp PROPERTIES LABELS "hdf5;interop" SKIP_RETURN_CODE 77 TIMEOUT 300)
+
+# Strided reads (box-and-gather and HDF5-stride paths) against computed values.
+nc4_program(tst_h5read_strided)
+nc4_test(tst_h5read_strided)
