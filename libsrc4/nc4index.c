@@ -191,6 +191,23 @@ nc4_index_remove(NC4_index *ix, size_t pos, int renumber)
 }
 
 void
+nc4_index_move(NC4_index *ix, size_t from, size_t to)
+{
+    NC4_obj *o;
+    if (from >= ix->n || to >= ix->n || from == to)
+        return;
+    o = ix->items[from];
+    if (from < to)
+        memmove(ix->items + from, ix->items + from + 1, (to - from) * sizeof(*ix->items));
+    else
+        memmove(ix->items + to + 1, ix->items + to, (from - to) * sizeof(*ix->items));
+    ix->items[to] = o;
+    memset(ix->slots, 0, ix->nslots * sizeof(uint32_t));
+    for (size_t i = 0; i < ix->n; i++)
+        slot_insert(ix, i);
+}
+
+void
 nc4_index_clear(NC4_index *ix)
 {
     free(ix->items);

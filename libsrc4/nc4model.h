@@ -339,4 +339,21 @@ int NC4_inq_format(int, int *);
  * layers when they open a variable. */
 void nc4_get_default_cache(size_t *size, size_t *nelems, float *preemption);
 
+/* Added by the model's author (h1), append-only: */
+/* Move the item at position from to position to, shifting those between;
+ * ids are unchanged.  For listings whose order differs from id order, e.g.
+ * a group's dims read from a netCDF-4 file: upstream lists them in the
+ * order their datasets are met, with ids from _Netcdf4Dimid, and
+ * nc_inq_unlimdims / nc_inq's unlimdimid follow that listing.  O(n). */
+void nc4_index_move(NC4_index *ix, size_t from, size_t to);
+/* Notes on the existing contract, as implemented:
+ * - nc4_file_new sets nc->dispatchdata = the new file (when nc is given);
+ *   nc4_file_free clears it if it still points there.
+ * - nc4_new_* make clean objects (dirty 0, stored_name NULL); the NC4_def_*
+ *   slots mark what they create dirty (and f->dirty).
+ * - nc4_reclaim_values frees what the values point to, not the array
+ *   itself (nc_reclaim_data semantics).
+ * - Renaming an attribute moves its stored name to deleted_atts (storage
+ *   deletes, then writes the attribute anew); flush deletions first. */
+
 #endif /* NC4MODEL_H */

@@ -79,6 +79,12 @@ test_index(void)
     }
     CHECK(bad == 0, "index after remove: %d wrong", bad);
     CHECK(nc4_index_find(&ix, "v11") == NULL, "removed name gone");
+    NC4_obj *first = ix.items[0], *last = ix.items[ix.n - 1];
+    nc4_index_move(&ix, 0, ix.n - 1);
+    nc4_index_move(&ix, ix.n - 2, 0);
+    CHECK(ix.items[ix.n - 1] == first && ix.items[0] == last &&
+          nc4_index_find(&ix, first->name) == first && nc4_index_find(&ix, last->name) == last,
+          "index move");
     nc4_index_clear(&ix);
     CHECK(ix.n == 0 && ix.items == NULL, "index clear");
     for (int i = 0; i < NBIG; i++)
