@@ -499,6 +499,10 @@ nc4_find_grp(int ncid, NC4_file **fp, NC4_grp **gp)
 
     if ((stat = NC_check_id(ncid, &nc)))
         return stat;
+    /* Only the model's own formats hang an NC4_file on the record (a
+     * classic ncid can arrive here, e.g. as inq_type_equal's second file). */
+    if (nc->model != NC_FORMATX_NC_HDF5 && nc->model != NC_FORMATX_NCZARR)
+        return NC_ENOTNC4;
     f = (NC4_file *)nc->dispatchdata;
     if (f == NULL || f->nc != nc)
         return NC_ENOTNC4;
