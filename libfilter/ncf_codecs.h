@@ -1,0 +1,83 @@
+/* ncf_codecs.h: the built-in codecs of libfilter, one source file each.
+ *
+ * Each is an HDF5 filter function (H5Z_func_t semantics: *buf holds nbytes,
+ * *buf_size allocated; on success the output replaces *buf and its length
+ * is returned; on failure 0 is returned and *buf is left as it was), plus,
+ * for codecs that can, a decode_into fast path.  The same files are
+ * compiled into the HDF5 plugins of plugins/; there NCF_H5MEM makes buffers
+ * come from HDF5's allocator, as HDF5 requires of plugins.
+ */
+#ifndef NCF_CODECS_H
+#define NCF_CODECS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef NCF_H5MEM
+#include <hdf5.h>
+#define ncf_malloc(n) H5allocate_memory((n), 0)
+#define ncf_free(p) H5free_memory(p)
+#else
+#include <stdlib.h>
+#define ncf_malloc(n) malloc(n)
+#define ncf_free(p) free(p)
+#endif
+
+#define NCF_REVERSE 0x0100u   /* H5Z_FLAG_REVERSE */
+#define NCF_SKIP_EDC 0x0200u  /* H5Z_FLAG_SKIP_EDC */
+
+#define NCF_ID_DEFLATE 1u
+#define NCF_ID_SHUFFLE 2u
+#define NCF_ID_FLETCHER32 3u
+#define NCF_ID_SZIP 4u
+#define NCF_ID_BZIP2 307u
+#define NCF_ID_ZSTD 32015u
+#define NCF_ID_BLOSC 32001u
+
+#define NCF_FILTER_PROTO(name)                                                           \
+    size_t name(unsigned int flags, size_t cd_nelmts, const unsigned int cd_values[],    \
+                size_t nbytes, size_t *buf_size, void **buf)
+#define NCF_INTO_PROTO(name)                                                             \
+    int name(size_t nparams, const unsigned *params, const void *src, size_t srclen,    \
+             void *dst, size_t dstlen)
+
+NCF_FILTER_PROTO(ncf_deflate_filter);
+NCF_INTO_PROTO(ncf_deflate_into);
+NCF_FILTER_PROTO(ncf_shuffle_filter);
+NCF_INTO_PROTO(ncf_shuffle_into);
+NCF_FILTER_PROTO(ncf_fletcher32_filter);
+NCF_FILTER_PROTO(ncf_szip_filter);
+NCF_INTO_PROTO(ncf_szip_into);
+NCF_FILTER_PROTO(ncf_zstd_filter);
+NCF_INTO_PROTO(ncf_zstd_into);
+NCF_FILTER_PROTO(ncf_bzip2_filter);
+NCF_INTO_PROTO(ncf_bzip2_into);
+NCF_FILTER_PROTO(ncf_blosc_filter);
+NCF_INTO_PROTO(ncf_blosc_into);
+
+/* Replace *buf by out (outlen allocated); returns n.  Shared helper. */
+static inline size_t
+ncf_replace(void **buf, size_t *buf_size, void *out, size_t outlen, size_t n)
+{
+    ncf_free(*buf);
+    *buf = out;
+    *buf_size = outlen;
+    return n;
+}
+
+/* Little-endian 32-bit load/store (HDF5's UINT32ENCODE/DECODE). */
+static inline uint32_t
+ncf_le32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+static inline void
+ncf_put_le32(unsigned char *p, uint32_t v)
+{
+    p[0] = (unsigned char)v;
+    p[1] = (unsigned char)(v >> 8);
+    p[2] = (unsigned char)(v >> 16);
+    p[3] = (unsigned char)(v >> 24);
+}
+
+#endif /* NCF_CODECS_H */

@@ -1,0 +1,202 @@
+/* ncfilter.h: the shared filter layer (libfilter/), used by libhdf5 and,
+ * later, libnczarr.  No HDF5 header here or in libfilter: filters are
+ * HDF5-style (H5Z_class2_t, through netcdf_filter_build.h), but HDF5 itself
+ * is never called.
+ *
+ * Four parts:
+ *   - ncf_pool      a thread pool: run N independent tasks, caller joins in.
+ *   - registry      filter id <-> codec: built-in codecs (deflate via
+ *                   libdeflate, shuffle, fletcher32, szip via libaec, zstd,
+ *                   bzip2, blosc) and HDF5 filter plugins dlopen'ed from the
+ *                   plugin path (nc_plugin_path_get) plus our installed
+ *                   plugin directory (NCF_PLUGIN_DIR, compiled in).
+ *   - ncf_chain     a filter pipeline on whole chunks: encode in order,
+ *                   decode in reverse honouring HDF5's per-chunk filter mask
+ *                   and H5Z_FLAG_OPTIONAL; batch forms run on a pool.
+ *   - quantize      BitGroom, GranularBitRound, BitRound on float/double
+ *                   arrays, as upstream's nc4_convert_type computes them.
+ *
+ * ---- How libhdf5 uses it (phase 2) ---------------------------------------
+ * Open/define of a chunked variable with filters:
+ *     read each filter with H5Pget_filter2(dcpl, i, &flags, &n, cd, ...)
+ *     (after H5Dcreate, so set_local parameters are in), fill an
+ *     ncf_filter_spec[] in pipeline order, then
+ *     ncf_chain_create(nf, specs, typesize, &chain).
+ *     NC_ENOFILTER from it: this process cannot run the chain; use HDF5's
+ *     own pipeline (H5Dread/H5Dwrite) for that variable.
+ * Read of a selection:
+ *     for each chunk touched: H5Dget_chunk_info_by_coord (address, size,
+ *     filter mask); read raw bytes under the HDF5 lock (H5Dread_chunk, or
+ *     pread at the address); fill ncf_job {src, srclen, mask, dst, dstlen =
+ *     chunk bytes}; then, outside every lock,
+ *     ncf_chain_decode_batch(chain, ncf_pool_default(), njobs, jobs)
+ *     and copy/convert each dst into the user's selection (or decode
+ *     straight into the user's buffer when a chunk is wholly inside it and
+ *     memory type == file type).  A chunk not allocated: fill value.
+ * Write:
+ *     build whole chunks (read-modify-write partial ones through the chunk
+ *     cache), ncf_chain_encode_batch(chain, pool, n, jobs) -> each job's
+ *     out/outlen/outmask, then H5Dwrite_chunk(did, dxpl, outmask, offset,
+ *     outlen, out) under the HDF5 lock; free(out).
+ * Everything returns NC_* codes: NC_ENOFILTER (filter missing), NC_EFILTER
+ * (a filter failed: corrupt data, checksum mismatch, wrong decoded size).
+ */
+#ifndef NCFILTER_H
+#define NCFILTER_H
+
+#include <stddef.h>
+
+/* ---- thread pool ----------------------------------------------------------- */
+
+typedef struct ncf_pool ncf_pool;
+
+/* One task: fn(arg, index) for index in [0, ntasks). */
+typedef void (*ncf_task_fn)(void *arg, size_t index);
+
+/* A pool that runs batches on nthreads threads in all: nthreads-1 workers
+ * plus the calling thread, which always works on its own batch (so a batch
+ * finishes even when the workers are busy with other callers' batches).
+ * nthreads <= 0: ncf_default_threads(). */
+int ncf_pool_create(int nthreads, ncf_pool **poolp);
+/* Joins the workers; no batch may be running. */
+void ncf_pool_free(ncf_pool *pool);
+int ncf_pool_nthreads(const ncf_pool *pool);
+/* Run fn(arg, i) for every i < ntasks; returns when all have returned.
+ * Safe to call from several threads at once; no lock is held while fn
+ * runs.  pool NULL: run serially in the caller. */
+int ncf_pool_run(ncf_pool *pool, size_t ntasks, ncf_task_fn fn, void *arg);
+
+/* Threads for the shared pool: environment NETCDF_FILTER_THREADS, else the
+ * .ncrc key FILTER.THREADS, else the number of CPUs this process may use.
+ * Values are clamped to 1..256. */
+int ncf_default_threads(void);
+/* The library's shared pool, created on first use with
+ * ncf_default_threads() threads; NULL only if creation failed (callers
+ * then run serially). */
+ncf_pool *ncf_pool_default(void);
+
+/* ---- codecs and registry ----------------------------------------------------- */
+
+/* Signature of an HDF5 filter function (H5Z_func_t): filters *buf (nbytes
+ * valid, *buf_size allocated, malloc'ed) into a new or the same buffer,
+ * returns the valid output size, 0 on failure. */
+typedef size_t (*ncf_h5z_func)(unsigned int flags, size_t cd_nelmts, const unsigned int cd_values[],
+                               size_t nbytes, size_t *buf_size, void **buf);
+
+/* A filter this process can run. */
+typedef struct ncf_codec {
+    unsigned int id;           /* HDF5 filter id */
+    const char *name;          /* HDF5 name ("deflate") */
+    const char *codec;         /* numcodecs name ("zlib"), NULL if unknown */
+    ncf_h5z_func filter;       /* both directions (H5Z_FLAG_REVERSE: decode) */
+    /* Optional fast path for a chain's last decode step: decode src into
+     * dst of exactly dstlen bytes; NC_EFILTER if the result is not dstlen. */
+    int (*decode_into)(size_t nparams, const unsigned *params, const void *src, size_t srclen,
+                       void *dst, size_t dstlen);
+    int can_encode;            /* H5Z_class2_t encoder_present */
+    int can_decode;            /* H5Z_class2_t decoder_present */
+    int builtin;               /* 1: compiled in; 0: from a plugin */
+    const char *source;        /* plugin path, or "builtin" */
+} ncf_codec;
+
+/* The codec for id (built-ins first, then plugins on the current plugin
+ * path); NC_ENOFILTER if none.  *codecp stays valid until ncf_finalize. */
+int ncf_codec_find(unsigned int id, const ncf_codec **codecp);
+/* Same, by numcodecs name ("zlib", "bz2", ...) or HDF5 name. */
+int ncf_codec_find_name(const char *name, const ncf_codec **codecp);
+/* NC_NOERR if id can be run here, else NC_ENOFILTER. */
+int ncf_filter_avail(unsigned int id);
+/* Directories searched for plugins, ':'-separated (caller frees). */
+int ncf_plugin_dirs(char **dirsp);
+/* Forget plugins (dlclose) and the shared pool.  Safe to call repeatedly. */
+void ncf_finalize(void);
+
+/* ---- the chunk pipeline ---------------------------------------------------------- */
+
+/* Filter flags (values of HDF5's H5Z_FLAG_*). */
+#define NCF_FLAG_OPTIONAL 0x0001u  /* may fail on encode; chunk keeps it unapplied */
+#define NCF_FLAG_SKIP_EDC 0x0200u  /* do not verify checksums on decode */
+
+/* One filter of a variable, as HDF5 stores it (after set_local). */
+typedef struct ncf_filter_spec {
+    unsigned int id;
+    unsigned int flags;       /* NCF_FLAG_OPTIONAL from H5Pget_filter2 */
+    size_t nparams;
+    const unsigned int *params;
+} ncf_filter_spec;
+
+typedef struct ncf_chain ncf_chain;
+
+/* Resolve a pipeline (filters in order of application on write).  The
+ * specs are copied.  typesize: element size in bytes (used only by codecs
+ * that need it and have no stored parameter for it).  NC_ENOFILTER if some
+ * filter cannot be run here (*chainp NULL). */
+int ncf_chain_create(size_t nfilters, const ncf_filter_spec *specs, size_t typesize,
+                     ncf_chain **chainp);
+void ncf_chain_free(ncf_chain *chain);
+size_t ncf_chain_nfilters(const ncf_chain *chain);
+
+/* Decode one raw chunk: filters in reverse order, skipping filter i when
+ * bit i of mask is set (HDF5's chunk filter mask).  The result must be
+ * exactly dstlen bytes (the chunk size), else NC_EFILTER.  src is not
+ * modified. */
+int ncf_chain_decode(const ncf_chain *chain, unsigned int mask, const void *src, size_t srclen,
+                     void *dst, size_t dstlen);
+/* Encode one chunk: *outp is malloc'ed (caller frees), *outlenp its size,
+ * *maskp the filters skipped (optional filters that failed). */
+int ncf_chain_encode(const ncf_chain *chain, const void *src, size_t srclen, void **outp,
+                     size_t *outlenp, unsigned int *maskp);
+
+/* One chunk of a batch. */
+typedef struct ncf_job {
+    /* decode: in; encode: in (src/srclen only) */
+    const void *src;
+    size_t srclen;
+    unsigned int mask;        /* decode: the chunk's filter mask */
+    void *dst;                /* decode: caller's buffer of dstlen bytes */
+    size_t dstlen;
+    /* encode: out (caller frees out) */
+    void *out;
+    size_t outlen;
+    unsigned int outmask;
+    int status;               /* NC_* of this job */
+} ncf_job;
+
+/* Run ncf_chain_decode / ncf_chain_encode on every job, in parallel on
+ * pool (NULL: serially).  Returns the first failing job's status (every job
+ * still runs and has its own status). */
+int ncf_chain_decode_batch(const ncf_chain *chain, ncf_pool *pool, size_t njobs, ncf_job *jobs);
+int ncf_chain_encode_batch(const ncf_chain *chain, ncf_pool *pool, size_t njobs, ncf_job *jobs);
+
+/* ---- helpers for set_local-like parameters --------------------------------------- */
+
+/* HDF5's stored szip parameters [mask, ppb, bpp, pps] from the user's two
+ * (options_mask, pixels_per_block), as H5Pset_szip + set_local compute
+ * them: K13 and RAW added, CHIP removed, LSB/MSB from the byte order.
+ * chunkdims: the chunk's shape.  NC_EINVAL when HDF5 would refuse. */
+int ncf_szip_params(unsigned int options_mask, unsigned int ppb, size_t typesize, int bigendian,
+                    size_t ndims, const size_t *chunkdims, unsigned int out[4]);
+/* HDF5's blosc set_local: params[2] = typesize (1 if > 255), params[3] =
+ * chunk bytes; params[0..1] zero as upstream's plugin leaves them.  params
+ * must hold 7 entries. */
+void ncf_blosc_params(size_t typesize, size_t chunkbytes, unsigned int params[7]);
+
+/* HDF5's fletcher32 over len bytes (H5_checksum_fletcher32). */
+unsigned int ncf_fletcher32(const void *data, size_t len);
+/* HDF5's byte shuffle / unshuffle of n bytes with element size esize
+ * (trailing n % esize bytes copied as they are).  src and dst distinct. */
+void ncf_shuffle(size_t esize, size_t n, const void *src, void *dst);
+void ncf_unshuffle(size_t esize, size_t n, const void *src, void *dst);
+
+/* ---- quantize ------------------------------------------------------------------------ */
+
+/* Quantize in place, as upstream does after converting to the file type:
+ * mode NC_QUANTIZE_BITGROOM / NC_QUANTIZE_GRANULARBR (nsd = significant
+ * decimal digits) or NC_QUANTIZE_BITROUND (nsd = significant bits).
+ * Values equal to the fill value (fill NULL: NC_FILL_FLOAT/DOUBLE), +-0,
+ * NaN and +-Inf are left as they are.  NC_EINVAL for a bad mode or nsd
+ * (<1, or above NC_QUANTIZE_MAX_*). */
+int ncf_quantize_float(int mode, int nsd, const float *fill, float *data, size_t n);
+int ncf_quantize_double(int mode, int nsd, const double *fill, double *data, size_t n);
+
+#endif /* NCFILTER_H */
