@@ -197,10 +197,12 @@ read_fixed_strings(hid_t did, hid_t ftid, hid_t msid, hid_t fsid, size_t n, char
 /* ---- strided reads by box and gather ----------------------------------------
  * HDF5 walks a strided selection one element span at a time, which costs
  * several times a plain read of the whole enclosing box.  So a strided read
- * of fixed-size values reads the box (stride 1) in slabs of at most
- * GATHER_SLAB bytes and picks the wanted elements in a tight loop, as long as
- * the box is at most GATHER_WASTE times the data wanted. */
-#define GATHER_SLAB ((size_t)16 << 20)
+ * of fixed-size values reads the box (stride 1) in slabs of about
+ * GATHER_SLAB bytes and picks the wanted elements in a tight loop, as long
+ * as the box is at most GATHER_WASTE times the data wanted.  The slab is
+ * small on purpose: every fresh 4 KiB page of a big buffer costs a fault,
+ * which on a virtual machine outweighs the extra H5Dread calls. */
+#define GATHER_SLAB ((size_t)256 << 10)
 #define GATHER_WASTE 64
 
 /* Copy n elements of size bytes, src every `step` elements, to dst. */
