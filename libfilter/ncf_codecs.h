@@ -12,13 +12,13 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #ifdef NCF_H5MEM
 #include <hdf5.h>
 #define ncf_malloc(n) H5allocate_memory((n), 0)
 #define ncf_free(p) H5free_memory(p)
 #else
-#include <stdlib.h>
 #define ncf_malloc(n) malloc(n)
 #define ncf_free(p) free(p)
 #endif
