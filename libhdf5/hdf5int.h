@@ -82,6 +82,9 @@ typedef struct NC4H5_dim {
     hid_t dsid;            /* the phony dimension-scale dataset of a dim without a
                             * coordinate variable, -1 otherwise / not yet */
     int phony_name_differs;/* the phony dataset is stored under _nc4_non_coord_ */
+    int remade;            /* phony dataset removed by this flush, to be made again
+                            * with the extent it had (remade_len) (added by H3) */
+    size_t remade_len;
 } NC4H5_dim;
 
 typedef struct NC4H5_var {
@@ -149,6 +152,11 @@ int NC4_HDF5_open(const char *path, int mode, int basepe, size_t *chunksizehintp
 int NC4_HDF5_create(const char *path, int cmode, size_t initialsz, int basepe,
                     size_t *chunksizehintp, void *parameters, const NC_Dispatch *table,
                     int ncid);
+/* (H2, hdf5open.c) Repair the superblock checksum of an image taken with
+ * H5Fget_file_image from a file open for writing: HDF5 1.10.8 writes a wrong
+ * one (superblock versions 2 and 3), and the image then fails to open.
+ * Call it on every image handed to a caller (nc_close_memio). */
+int nc4h5_fix_image(void *buf, size_t size);
 
 /* ---- hdf5flush.c ---------------------------------------------------------------------------- */
 /* Write everything dirty in the model to the file (the whole tree on create). */
