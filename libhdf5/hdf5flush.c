@@ -420,8 +420,9 @@ create_phony(NC4_dim *d, hid_t gid)
 
     if (!h)
         return NC_ENOMEM;
-    dims[0] = d->len;
+    dims[0] = d->unlimited && h->remade ? h->remade_len : d->len;
     maxdims[0] = d->unlimited ? H5S_UNLIMITED : d->len;
+    h->remade = 0;
     if ((dcpl = H5Pcreate(H5P_DATASET_CREATE)) < 0 || H5Pset_obj_track_times(dcpl, 0) < 0 ||
         (d->unlimited && H5Pset_chunk(dcpl, 1, chunk) < 0) ||
         (sid = H5Screate_simple(1, dims, maxdims)) < 0 ||
@@ -431,7 +432,7 @@ create_phony(NC4_dim *d, hid_t gid)
         stat = NC_EHDFERR;
         goto done;
     }
-    snprintf(name, sizeof name, "%s%10d", NC4H5_DIMSCALE_NOVAR, (int)d->len);
+    snprintf(name, sizeof name, "%s%10d", NC4H5_DIMSCALE_NOVAR, (int)dims[0]);
     if ((stat = nc4h5_ds_set_scale(h->dsid, name)))
         goto done;
     if ((stat = write_dimid_att(h->dsid, d->hdr.id)))
@@ -506,6 +507,18 @@ remove_phony(NC4_file *f, NC4_dim *d)
         return NC_NOERR;
     if ((stat = detach_everywhere(f->root, d, dsid)))
         return stat;
+    {
+        /* Upstream remakes it from its dim's length as last read or
+         * written; for an unlimited dim that is the old extent. */
+        hid_t sid = H5Dget_space(dsid);
+        hsize_t cur[1] = {0};
+        if (sid >= 0 && H5Sget_simple_extent_ndims(sid) == 1)
+            H5Sget_simple_extent_dims(sid, cur, NULL);
+        if (sid >= 0)
+            H5Sclose(sid);
+        h->remade = 1;
+        h->remade_len = (size_t)cur[0];
+    }
     H5Dclose(dsid);
     h->dsid = -1;
     if ((stat = grp_id(d->grp, &gid)))

@@ -371,6 +371,46 @@ c_rename_dim_coord(const char *path)
     OK(nc_close(ncid));
 }
 
+/* A file written, closed, opened again for writing and changed. */
+static void
+c_reopen(const char *path)
+{
+    int ncid, x, y, t, v, w, g, dims[2];
+    int one = 1, vals[3] = {1, 2, 3};
+    float xs[3] = {0.5f, 1.5f, 2.5f};
+    MUST(nc_create(path, NC_NETCDF4 | NC_CLOBBER, &ncid));
+    MUST(nc_def_dim(ncid, "x", 3, &x));
+    MUST(nc_def_dim(ncid, "y", 2, &y));
+    MUST(nc_def_dim(ncid, "t", NC_UNLIMITED, &t));
+    MUST(nc_def_var(ncid, "x", NC_FLOAT, 1, &x, &v));
+    OK(nc_put_att_int(ncid, v, "a", NC_INT, 1, &one));
+    dims[0] = t;
+    dims[1] = x;
+    MUST(nc_def_var(ncid, "v", NC_INT, 2, dims, &w));
+    OK(nc_put_att_int(ncid, NC_GLOBAL, "ga", NC_INT, 1, &one));
+    MUST(nc_def_grp(ncid, "g", &g));
+    OK(nc_put_var_float(ncid, v, xs));
+    OK(nc_close(ncid));
+
+    MUST(nc_open(path, NC_WRITE, &ncid));
+    MUST(nc_inq_varid(ncid, "v", &w));
+    OK(nc_put_vara_int(ncid, w, (size_t[]){0, 0}, (size_t[]){1, 3}, vals));
+    OK(nc_redef(ncid));
+    OK(nc_def_var(ncid, "y", NC_DOUBLE, 1, &y, &v));   /* coord var for a phony dim */
+    MUST(nc_inq_ncid(ncid, "g", &g));
+    OK(nc_def_var(g, "gv", NC_INT, 1, &x, &v));
+    OK(nc_put_att_int(g, NC_GLOBAL, "gatt", NC_INT, 1, &one));
+    OK(nc_del_att(ncid, NC_GLOBAL, "ga"));
+    OK(nc_put_att_text(ncid, w, "units", 1, "m"));
+    OK(nc_enddef(ncid));
+    OK(nc_close(ncid));
+
+    MUST(nc_open(path, NC_WRITE, &ncid));
+    MUST(nc_inq_varid(ncid, "v", &w));
+    OK(nc_rename_var(ncid, w, "v2"));
+    OK(nc_close(ncid));
+}
+
 /* ---- memory and diskless files ------------------------------------------------------------------- */
 static void
 c_memory(const char *path)
@@ -409,7 +449,7 @@ static const struct {
     {"nofill_file", c_nofill_file}, {"classic", c_classic}, {"types", c_types},
     {"redef", c_redef},         {"rename", c_rename},     {"rename_def", c_rename_def},
     {"rename_coord", c_rename_coord}, {"rename_reform", c_rename_reform},
-    {"rename_dim_coord", c_rename_dim_coord},
+    {"rename_dim_coord", c_rename_dim_coord}, {"reopen", c_reopen},
     {"memory", c_memory},       {"diskless", c_diskless},
 };
 

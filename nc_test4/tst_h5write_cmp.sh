@@ -40,7 +40,10 @@ for f in h5w_ref/*.nc; do
     opts='-A -p|-A -p -q creation_order|-B -H'
     # Upstream creates in-memory files without creation order on the root
     # group; ours keep it (variable ids survive a reopen): not compared.
-    [ "$b" = h5w_memory.nc ] && opts='-A -p|-B -H'
+    # The reference (4.9.0) does not track attribute creation order on
+    # objects it creates in a file it opened (4.10.1 does, as ours): the
+    # reopened file's creation-order view is not compared either.
+    case $b in h5w_memory.nc|h5w_reopen.nc) opts='-A -p|-B -H' ;; esac
     IFS='|'; set -f
     for opt in $opts; do
         unset IFS
