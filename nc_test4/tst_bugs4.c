@@ -5,58 +5,11 @@
  * topic. */
 #include "nctst.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include <netcdf_mem.h>
 
 #define PATH "tst_bugs4.nc"
-
-/* Default chunks of a variable defined on an unlimited dimension that
- * already has records: its current length does not count (reference:
- * 4 KiB / element size = 2048 shorts). */
-static void
-late_unlimited_chunks(void)
-{
-    int ncid, t, a, w, st = -1;
-    size_t cs = 0, s0 = 0, c2 = 2;
-    short data[2] = {1, 2};
-    MUST(nc_create(PATH, NC_NETCDF4 | NC_CLOBBER, &ncid));
-    MUST(nc_def_dim(ncid, "time", NC_UNLIMITED, &t));
-    MUST(nc_def_var(ncid, "a", NC_SHORT, 1, &t, &a));
-    MUST(nc_enddef(ncid));
-    OK(nc_put_vara_short(ncid, a, &s0, &c2, data));
-    MUST(nc_redef(ncid));
-    MUST(nc_def_var(ncid, "w", NC_SHORT, 1, &t, &w));
-    OK(nc_inq_var_chunking(ncid, w, &st, &cs));
-    CHECK(st == NC_CHUNKED && cs == 2048, "late var on unlimited dim: %d %zu", st, cs);
-    OK(nc_close(ncid));
-    MUST(nc_open(PATH, NC_NOWRITE, &ncid));
-    OK(nc_inq_var_chunking(ncid, w, &st, &cs));
-    CHECK(st == NC_CHUNKED && cs == 2048, "late var on unlimited dim after reopen: %d %zu", st, cs);
-    OK(nc_close(ncid));
-}
-
-/* Variables of user-defined types keep fill on: the reference reads no
- * _NoFill for them (ours wrote HDF5 fill time "never"). */
-static void
-usertype_fill(void)
-{
-    int ncid, d, v, nf = -1;
-    nc_type c, vl;
-    MUST(nc_create(PATH, NC_NETCDF4 | NC_CLOBBER, &ncid));
-    MUST(nc_def_compound(ncid, 8, "c", &c));
-    MUST(nc_insert_compound(ncid, c, "a", 0, NC_INT));
-    MUST(nc_insert_compound(ncid, c, "b", 4, NC_INT));
-    MUST(nc_def_vlen(ncid, "vl", NC_INT, &vl));
-    MUST(nc_def_dim(ncid, "n", 2, &d));
-    MUST(nc_def_var(ncid, "vc", c, 1, &d, &v));
-    MUST(nc_def_var(ncid, "vv", vl, 1, &d, &v));
-    OK(nc_close(ncid));
-    MUST(nc_open(PATH, NC_NOWRITE, &ncid));
-    OK(nc_inq_var_fill(ncid, 0, &nf, NULL));
-    CHECK(nf == 0, "compound variable no_fill %d", nf);
-    OK(nc_inq_var_fill(ncid, 1, &nf, NULL));
-    CHECK(nf == 0, "vlen variable no_fill %d", nf);
-    OK(nc_close(ncid));
-}
 
 /* Quantize settings are read back after reopen. */
 static void
@@ -104,12 +57,30 @@ rename_coord_order(void)
     OK(nc_close(ncid));
 }
 
+/* nc_close_memio after nc_open_memio with NC_MEMIO_LOCKED hands back the
+ * caller's own buffer (the reference does); ours returns a copy. */
+static void
+locked_memio(void)
+{
+    int ncid, m;
+    NC_memio mio = {0, NULL, 0};
+    MUST(nc_create_mem("mem", NC_NETCDF4, 0, &ncid));
+    MUST(nc_def_dim(ncid, "x", 2, NULL));
+    MUST(nc_close_memio(ncid, &mio));
+    NC_memio lk = {mio.size, mio.memory, NC_MEMIO_LOCKED};
+    MUST(nc_open_memio("m4", NC_NOWRITE, &lk, &m));
+    NC_memio lout = {0, NULL, 0};
+    OK(nc_close_memio(m, &lout));
+    CHECK(lout.memory == mio.memory && lout.size == mio.size, "locked buffer handed back");
+    if (lout.memory != mio.memory) free(lout.memory);
+    free(mio.memory);
+}
+
 int
 main(void)
 {
-    late_unlimited_chunks();
-    usertype_fill();
     quantize_reopen();
     rename_coord_order();
+    locked_memio();
     return nct_summary("tst_bugs4");
 }
