@@ -150,8 +150,9 @@ convert_param(const char *p, size_t len, size_t *np, unsigned int *out)
         tag = 'i';
         break;
     }
+    /* A trailing '.' ("1.5.") marks a float too, as upstream reads it. */
     if (last < '0' || last > '9')
-        taglen = (last == '.' ? 0 : 1);
+        taglen = 1;
     if (taglen == 1 && (prev == 'u' || prev == 'U') && tag != 'i') {
         isunsigned = 1;
         taglen = 2;
