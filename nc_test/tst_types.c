@@ -315,9 +315,9 @@ main(void)
 {
     two63 = ldexpl(1, 63);
     two64 = ldexpl(1, 64);
-    for (int i = 0; i < 3; i++) {
-        test_format(&nct_formats[i]);
-        test_text(&nct_formats[i]);
+    for (int i = 0; i < 4; i++) {
+        test_format(&nct_formats4[i]);
+        test_text(&nct_formats4[i]);
     }
     return nct_summary("tst_types");
 }
