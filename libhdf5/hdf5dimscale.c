@@ -387,3 +387,159 @@ nc4h5_ds_remove_scale_atts(hid_t did)
     }
     return NC_NOERR;
 }
+
+/* ---- many attachments at once --------------------------------------------------------------
+ * Attaching n variables to one scale one by one rewrites the scale's
+ * REFERENCE_LIST n times (O(n^2), as H5DS).  A batch writes each variable's
+ * DIMENSION_LIST once and each scale's REFERENCE_LIST once, with the
+ * entries in the order of the calls: the same attributes, in the same
+ * creation order, as the one-by-one attachments (nothing else is written to
+ * the scales in between). */
+typedef struct ds_pending {
+    hobj_ref_t sref;   /* the scale */
+    hid_t dsid;        /* borrowed */
+    size_t seq;        /* call order */
+    ds_ref_entry entry;
+} ds_pending;
+
+struct nc4h5_ds_batch {
+    ds_pending *p;
+    size_t n, cap;
+};
+
+nc4h5_ds_batch *
+nc4h5_ds_batch_new(void)
+{
+    return calloc(1, sizeof(nc4h5_ds_batch));
+}
+
+void
+nc4h5_ds_batch_free(nc4h5_ds_batch *b)
+{
+    if (b) {
+        free(b->p);
+        free(b);
+    }
+}
+
+int
+nc4h5_ds_batch_attach(nc4h5_ds_batch *b, hid_t did, int ndims, const hid_t *dsids)
+{
+    int stat = NC_NOERR, rank, exists = 0, changed = 0;
+    hobj_ref_t dref;
+    hvl_t *buf = NULL;
+    hid_t vtid = -1;
+
+    if ((rank = dataset_rank(did)) < 0)
+        return NC_EHDFERR;
+    if (rank != ndims)
+        return NC_EDIMSCALE;
+    if (H5Rcreate(&dref, did, ".", H5R_OBJECT, -1) < 0)
+        return NC_EHDFERR;
+    if ((vtid = H5Tvlen_create(H5T_STD_REF_OBJ)) < 0)
+        return NC_EHDFERR;
+    if (!(buf = calloc((size_t)(rank ? rank : 1), sizeof(hvl_t)))) {
+        stat = NC_ENOMEM;
+        goto done;
+    }
+    if ((stat = read_dimlist(did, rank, buf, vtid, &exists)))
+        goto done;
+    for (int k = 0; k < rank; k++) {
+        hobj_ref_t sref;
+        int found = 0;
+        hobj_ref_t *p;
+        if (dsids[k] < 0)
+            continue;
+        if (H5Rcreate(&sref, dsids[k], ".", H5R_OBJECT, -1) < 0) {
+            stat = NC_EHDFERR;
+            goto done;
+        }
+        if (sref == dref) {
+            stat = NC_EDIMSCALE;
+            goto done;
+        }
+        for (size_t j = 0; j < buf[k].len; j++)
+            if (((hobj_ref_t *)buf[k].p)[j] == sref)
+                found = 1;
+        if (found)
+            continue;
+        if (!(p = H5allocate_memory((buf[k].len + 1) * sizeof(hobj_ref_t), 0))) {
+            stat = NC_ENOMEM;
+            goto done;
+        }
+        if (buf[k].len)
+            memcpy(p, buf[k].p, buf[k].len * sizeof(hobj_ref_t));
+        if (buf[k].p)
+            H5free_memory(buf[k].p);
+        p[buf[k].len++] = sref;
+        buf[k].p = p;
+        changed = 1;
+        if (b->n == b->cap) {
+            size_t cap = b->cap ? 2 * b->cap : 64;
+            ds_pending *np = realloc(b->p, cap * sizeof(*np));
+            if (!np) {
+                stat = NC_ENOMEM;
+                goto done;
+            }
+            b->p = np;
+            b->cap = cap;
+        }
+        memset(&b->p[b->n], 0, sizeof(b->p[b->n]));
+        b->p[b->n].sref = sref;
+        b->p[b->n].dsid = dsids[k];
+        b->p[b->n].seq = b->n;
+        b->p[b->n].entry.ref = dref;
+        b->p[b->n].entry.dim = k;
+        b->n++;
+    }
+    if (changed)
+        stat = write_dimlist(did, rank, buf, vtid, exists);
+done:
+    if (buf) {
+        free_dimlist(buf, rank);
+        free(buf);
+    }
+    if (vtid >= 0) H5Tclose(vtid);
+    return stat;
+}
+
+static int
+cmp_pending(const void *a, const void *b)
+{
+    const ds_pending *x = a, *y = b;
+    if (x->sref != y->sref)
+        return x->sref < y->sref ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+int
+nc4h5_ds_batch_commit(nc4h5_ds_batch *b)
+{
+    int stat = NC_NOERR;
+    size_t i = 0;
+
+    if (b->n > 1)
+        qsort(b->p, b->n, sizeof(*b->p), cmp_pending);
+    while (i < b->n && !stat) {
+        size_t j = i, n = 0;
+        ds_ref_entry *list = NULL, *nl;
+        while (j < b->n && b->p[j].sref == b->p[i].sref)
+            j++;
+        if ((stat = read_reflist(b->p[i].dsid, &list, &n)) == NC_NOERR) {
+            if (!(nl = realloc(list, (n + (j - i)) * sizeof(*nl)))) {
+                stat = NC_ENOMEM;
+            } else {
+                list = nl;
+                for (size_t k = i; k < j; k++)
+                    list[n++] = b->p[k].entry;
+                stat = write_reflist(b->p[i].dsid, list, n);
+                if (!stat && !nc4h5_ds_is_scale(b->p[i].dsid))
+                    stat = set_string_att(b->p[i].dsid, DS_CLASS_ATT, DS_CLASS_VALUE);
+            }
+        }
+        free(list);
+        i = j;
+    }
+    b->n = 0;
+    return stat;
+}

@@ -970,32 +970,59 @@ write_var(NC4_file *f, NC4_var *v, hid_t gid, int bad_order)
 }
 
 /* Attach the missing scales of the group's variables (scales themselves
- * carry none). */
+ * carry none), as one batch. */
 static int
 attach_scales(NC4_grp *g)
 {
-    int stat;
-    for (size_t i = 0; i < g->vars.n; i++) {
+    int stat = NC_NOERR;
+    nc4h5_ds_batch *b = NULL;
+    hid_t *dsids = NULL;
+    size_t cap = 0;
+
+    for (size_t i = 0; i < g->vars.n && !stat; i++) {
         NC4_var *v = (NC4_var *)g->vars.items[i];
         NC4H5_var *h = var_fmt(v);
-        hid_t did, dsid;
-        if (!h)
-            return NC_ENOMEM;
+        hid_t did;
+        if (!h) {
+            stat = NC_ENOMEM;
+            break;
+        }
         if (h->dimscale || h->scales_attached || !v->created)
             continue;
-        if ((stat = var_id(v, &did)))
-            return stat;
-        for (int k = 0; k < v->ndims; k++) {
-            if ((stat = dim_scale_id(v->dims[k], &dsid)))
-                return stat;
-            if (dsid < 0)
-                return NC_EDIMSCALE;
-            if ((stat = nc4h5_ds_attach(did, dsid, k)))
-                return stat;
+        if (!b && !(b = nc4h5_ds_batch_new())) {
+            stat = NC_ENOMEM;
+            break;
         }
-        h->scales_attached = 1;
+        if ((size_t)v->ndims > cap) {
+            hid_t *p = realloc(dsids, (size_t)v->ndims * sizeof(hid_t));
+            if (!p) {
+                stat = NC_ENOMEM;
+                break;
+            }
+            dsids = p;
+            cap = (size_t)v->ndims;
+        }
+        if ((stat = var_id(v, &did)))
+            break;
+        for (int k = 0; k < v->ndims && !stat; k++) {
+            if ((stat = dim_scale_id(v->dims[k], &dsids[k])))
+                break;
+            if (dsids[k] < 0)
+                stat = NC_EDIMSCALE;
+        }
+        if (!stat && v->ndims)
+            stat = nc4h5_ds_batch_attach(b, did, v->ndims, dsids);
+        if (!stat)
+            h->scales_attached = 1;
     }
-    return NC_NOERR;
+    if (b) {
+        int s2 = nc4h5_ds_batch_commit(b);
+        if (!stat)
+            stat = s2;
+        nc4h5_ds_batch_free(b);
+    }
+    free(dsids);
+    return stat;
 }
 
 static int

@@ -189,6 +189,13 @@ int nc4h5_ds_attach(hid_t did, hid_t dsid, int idx);
 int nc4h5_ds_detach(hid_t did, hid_t dsid, int idx);
 /* Remove CLASS, NAME and _Netcdf4Dimid (a coordinate variable that is no longer one). */
 int nc4h5_ds_remove_scale_atts(hid_t did);
+/* Many attachments, each scale's REFERENCE_LIST written once at commit (same
+ * result as nc4h5_ds_attach in call order).  dsids[k] < 0: dim k skipped. */
+typedef struct nc4h5_ds_batch nc4h5_ds_batch;
+nc4h5_ds_batch *nc4h5_ds_batch_new(void);
+int nc4h5_ds_batch_attach(nc4h5_ds_batch *b, hid_t did, int ndims, const hid_t *dsids);
+int nc4h5_ds_batch_commit(nc4h5_ds_batch *b);
+void nc4h5_ds_batch_free(nc4h5_ds_batch *b);
 
 /* ---- hdf5create.c (added by H3) --------------------------------------------------------------
  * The _NCProperties text this library writes ("version=2,netcdf=...,hdf5=..."). */
