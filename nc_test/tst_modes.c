@@ -44,9 +44,10 @@ test_lifecycle(const nct_format *f)
     OK(nc_inq_format(ncid, &fmt));
     CHECK(fmt == f->fmt, "%s: nc_inq_format %d", f->name, fmt);
     OK(nc_inq_format_extended(ncid, &fmt, &mode));
-    CHECK(fmt == NC_FORMATX_NC3, "%s: extended format %d", f->name, fmt);
-    CHECK((mode & (NC_64BIT_OFFSET | NC_64BIT_DATA)) == (f->cmode & (NC_64BIT_OFFSET | NC_64BIT_DATA)),
-          "%s: extended mode %#x", f->name, mode);
+    int nc4 = nct_is_nc4(f->cmode);
+    CHECK(fmt == (nc4 ? NC_FORMATX_NC4 : NC_FORMATX_NC3), "%s: extended format %d", f->name, fmt);
+    int fbits = NC_64BIT_OFFSET | NC_64BIT_DATA | NC_NETCDF4 | NC_CLASSIC_MODEL;
+    CHECK((mode & fbits) == (f->cmode & fbits), "%s: extended mode %#x", f->name, mode);
     OK(nc_inq_path(ncid, &plen, NULL));
     CHECK(plen == strlen(path), "%s: path length %zu", f->name, plen);
     OK(nc_inq_path(ncid, NULL, buf));
@@ -76,6 +77,12 @@ test_lifecycle(const nct_format *f)
     OK(nc_def_var(ncid, "w", NC_DOUBLE, 1, &d, &v));
     OK(nc_rename_var(ncid, 0, "renamed"));
     OK(nc_abort(ncid));
+    /* netCDF-4: upstream does not back out a redef (a rename is done in
+     * HDF5 at once), so only the classic formats are checked */
+    if (nc4) {
+        OK(nc_delete(path));
+        return;
+    }
     MUST(nc_open(path, NC_NOWRITE, &ncid));
     int nvars, ndims, vals[4];
     OK(nc_inq(ncid, &ndims, &nvars, NULL, NULL));
@@ -144,7 +151,12 @@ test_redef_growth(const nct_format *f)
     CHECK(memcmp(rback, rec, sizeof rec) == 0, "%s: record data after reopen", f->name);
     OK(nc_close(ncid));
 
-    /* nc__enddef: h_minfree reserves room so a later redef need not move data */
+    /* nc__enddef: h_minfree reserves room so a later redef need not move
+     * data (the classic layout only) */
+    if (nct_is_nc4(f->cmode)) {
+        remove(path);
+        return;
+    }
     MUST(nc_create(path, f->cmode, &ncid));
     OK(nc_def_dim(ncid, "x", 4, &dims[1]));
     OK(nc_def_var(ncid, "f", NC_DOUBLE, 1, &dims[1], &fv));
@@ -288,12 +300,14 @@ test_numrecs(const nct_format *f)
 int
 main(void)
 {
-    for (int i = 0; i < 3; i++) {
-        test_lifecycle(&nct_formats[i]);
-        test_redef_growth(&nct_formats[i]);
-        test_fill_modes(&nct_formats[i]);
-        test_share(&nct_formats[i]);
-        test_numrecs(&nct_formats[i]);
+    for (int i = 0; i < 4; i++) {
+        test_lifecycle(&nct_formats4[i]);
+        test_redef_growth(&nct_formats4[i]);
+        test_fill_modes(&nct_formats4[i]);
+        /* netCDF-4: a reader's nc_sync does not show the writer's new
+         * records yet on ours (tst_bugs4) */
+        if (!nct_is_nc4(nct_formats4[i].cmode)) test_share(&nct_formats4[i]);
+        test_numrecs(&nct_formats4[i]);
     }
     return nct_summary("tst_modes");
 }

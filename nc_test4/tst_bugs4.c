@@ -76,11 +76,39 @@ locked_memio(void)
     free(mio.memory);
 }
 
+/* NC_SHARE: records a writer appends and syncs are seen by a reader after
+ * its own nc_sync (the reference passes nc_test/tst_modes test_share on
+ * NC4-classic files; ours shows numrecs 0). */
+static void
+share_numrecs(void)
+{
+    int w, r, d[2], v;
+    size_t len = 99;
+    MUST(nc_create(PATH, NC_NETCDF4 | NC_CLASSIC_MODEL | NC_SHARE | NC_CLOBBER, &w));
+    MUST(nc_def_dim(w, "t", NC_UNLIMITED, &d[0]));
+    MUST(nc_def_dim(w, "x", 2, &d[1]));
+    MUST(nc_def_var(w, "v", NC_INT, 2, d, &v));
+    MUST(nc_enddef(w));
+    MUST(nc_sync(w));
+    MUST(nc_open(PATH, NC_NOWRITE | NC_SHARE, &r));
+    int vals[2] = {1, 2}, back[2] = {0, 0};
+    OK(nc_put_vara_int(w, v, (size_t[]){0, 0}, (size_t[]){1, 2}, vals));
+    OK(nc_sync(w));
+    OK(nc_sync(r));
+    OK(nc_inq_dimlen(r, 0, &len));
+    CHECK(len == 1, "reader sees numrecs %zu", len);
+    OK(nc_get_vara_int(r, 0, (size_t[]){0, 0}, (size_t[]){1, 2}, back));
+    CHECK(back[0] == 1 && back[1] == 2, "reader values %d %d", back[0], back[1]);
+    nc_close(r);
+    nc_close(w);
+}
+
 int
 main(void)
 {
     quantize_reopen();
     rename_coord_order();
     locked_memio();
+    share_numrecs();
     return nct_summary("tst_bugs4");
 }
