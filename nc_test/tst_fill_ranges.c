@@ -83,8 +83,8 @@ run(int cmode, int explicit_fill)
 int
 main(void)
 {
-    const int cmodes[] = {0, NC_64BIT_OFFSET, NC_64BIT_DATA};
-    for (int f = 0; f < 3; f++) {
+    const int cmodes[] = {0, NC_64BIT_OFFSET, NC_64BIT_DATA, NC_NETCDF4 | NC_CLASSIC_MODEL};
+    for (int f = 0; f < 4; f++) {
         run(cmodes[f], 0);
         run(cmodes[f], 1);
     }
