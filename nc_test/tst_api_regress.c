@@ -305,6 +305,9 @@ item8(void)
 int
 main(void)
 {
+    /* classic formats only: these are the classic layer's regressions;
+     * the same calls on netCDF-4 files are compared with the reference by
+     * tst_apicodes nc4 */
     for (int i = 0; i < 3; i++) {
         item1(&nct_formats[i]);
         item4(&nct_formats[i]);
