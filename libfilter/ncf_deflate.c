@@ -103,11 +103,11 @@ NCF_FILTER_PROTO(ncf_deflate_filter)
         struct libdeflate_decompressor *d = get_decompressor();
         /* Output size unknown: start from the buffer HDF5 gave (its guess
          * is the chunk size) and double, as HDF5's inflate loop does. */
-        size_t cap = *buf_size > nbytes ? *buf_size : nbytes * 4;
+        size_t cap = (*buf_size > nbytes ? *buf_size : nbytes * 4) + 64;
         if (d == NULL)
             return 0;
-        if (cap < 64)
-            cap = 64;
+        /* The slack lets a chunk that grew a little after deflate (a
+         * fletcher32 checksum) fit the first try. */
         for (;;) {
             size_t used = 0, got = 0;
             enum libdeflate_result r;
