@@ -148,6 +148,42 @@ t_memory(void)
     }
 }
 
+/* An image opened for writing comes back changed at nc_close_memio. */
+static void
+t_memio_write(void)
+{
+    int ncid, dim, one = 1, got = 0;
+    NC_memio in = {0, NULL, 0}, out = {0, NULL, 0};
+    FILE *fp;
+    long n;
+    MUST(nc_create(F2, NC_NETCDF4 | NC_CLOBBER, &ncid));
+    OK(nc_def_dim(ncid, "x", 3, &dim));
+    OK(nc_close(ncid));
+    if (!(fp = fopen(F2, "rb")))
+        return;
+    fseek(fp, 0, SEEK_END);
+    n = ftell(fp);
+    rewind(fp);
+    in.size = (size_t)n;
+    in.memory = malloc(in.size);
+    CHECK(in.memory && fread(in.memory, 1, in.size, fp) == in.size, "read image");
+    fclose(fp);
+    MUST(nc_open_memio("img.nc", NC_WRITE, &in, &ncid));
+    OK(nc_redef(ncid));
+    OK(nc_put_att_int(ncid, NC_GLOBAL, "added", NC_INT, 1, &one));
+    OK(nc_close_memio(ncid, &out));
+    CHECK(out.memory != NULL && out.size > 0, "no image back");
+    if (out.memory) {
+        MUST(nc_open_mem("img2.nc", NC_NOWRITE, out.size, out.memory, &ncid));
+        OK(nc_get_att_int(ncid, NC_GLOBAL, "added", &got));
+        CHECK(got == 1, "attribute in the image: %d", got);
+        OK(nc_close(ncid));
+    }
+    if (out.memory != in.memory)
+        free(out.memory);
+    free(in.memory);
+}
+
 static void
 t_storage_limits(void)
 {
@@ -201,6 +237,7 @@ main(void)
     t_define_mode();
     t_abort();
     t_memory();
+    t_memio_write();
     t_storage_limits();
     t_implicit_enddef();
     remove(F1);
