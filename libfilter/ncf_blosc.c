@@ -36,7 +36,7 @@ NCF_FILTER_PROTO(ncf_blosc_filter)
         int r;
         if (nbytes < BLOSC_MIN_HEADER_LENGTH)
             return 0;
-        if (blosc_cbuffer_validate(*buf, nbytes, &nb) != 0)
+        if (blosc_cbuffer_validate(*buf, nbytes, &nb) != 0 || nb > ncf_decode_limit())
             return 0;
         if ((out = ncf_malloc(nb ? nb : 1)) == NULL)
             return 0;

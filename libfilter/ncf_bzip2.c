@@ -76,7 +76,7 @@ NCF_FILTER_PROTO(ncf_bzip2_filter)
             if (r == 1)
                 return ncf_replace(buf, buf_size, out, cap, got);
             ncf_free(out);
-            if (r < 0 || cap > ((size_t)1 << 40))
+            if (r < 0 || cap > ncf_decode_limit())
                 return 0;
             cap *= 2;
         }

@@ -22,6 +22,8 @@ typedef struct link {
     unsigned int *params;
 } link_t;
 
+_Thread_local size_t ncf_decode_limit_tl = 0; /* see ncf_codecs.h */
+
 struct ncf_chain {
     size_t n;
     link_t *f;
@@ -105,9 +107,11 @@ ncf_chain_decode(const ncf_chain *c, unsigned int mask, const void *src, size_t 
     size_t size = 0, len = srclen, i, first = (size_t)-1;
     const void *cur = src;
     int stat = NC_NOERR;
+    size_t saved_limit = ncf_decode_limit_tl;
 
     if (c == NULL || (srclen > 0 && src == NULL) || (dstlen > 0 && dst == NULL))
         return NC_EINVAL;
+    ncf_decode_limit_tl = (dstlen > ((size_t)1 << 38) ? dstlen : 2 * dstlen) + ((size_t)1 << 20);
     /* The first filter (in write order) that was applied: decoded last. */
     for (i = 0; i < c->n; i++)
         if (!(mask & (1u << i))) {
@@ -154,6 +158,7 @@ ncf_chain_decode(const ncf_chain *c, unsigned int mask, const void *src, size_t 
     if (len)
         memcpy(dst, cur, len);
 done:
+    ncf_decode_limit_tl = saved_limit;
     free(buf);
     return stat;
 }

@@ -55,6 +55,25 @@ NCF_INTO_PROTO(ncf_bzip2_into);
 NCF_FILTER_PROTO(ncf_blosc_filter);
 NCF_INTO_PROTO(ncf_blosc_into);
 
+/* Largest output a decode step may allocate.  Inside libfilter a chain sets
+ * it per chunk (twice the chunk size plus 1 MiB: no step of a real
+ * pipeline needs more), so a tiny hostile frame cannot claim gigabytes;
+ * in the plugins HDF5 sets no limit. */
+#ifdef NCF_H5MEM
+static inline size_t
+ncf_decode_limit(void)
+{
+    return (size_t)1 << 40;
+}
+#else
+extern _Thread_local size_t ncf_decode_limit_tl;
+static inline size_t
+ncf_decode_limit(void)
+{
+    return ncf_decode_limit_tl ? ncf_decode_limit_tl : (size_t)1 << 40;
+}
+#endif
+
 /* Replace *buf by out (outlen allocated); returns n.  Shared helper. */
 static inline size_t
 ncf_replace(void **buf, size_t *buf_size, void *out, size_t outlen, size_t n)

@@ -118,7 +118,7 @@ NCF_FILTER_PROTO(ncf_deflate_filter)
             if (r == LIBDEFLATE_SUCCESS)
                 return ncf_replace(buf, buf_size, out, cap, got);
             ncf_free(out);
-            if (r != LIBDEFLATE_INSUFFICIENT_SPACE || cap > ((size_t)1 << 40))
+            if (r != LIBDEFLATE_INSUFFICIENT_SPACE || cap > ncf_decode_limit())
                 return 0;
             cap *= 2;
         }

@@ -50,6 +50,8 @@ NCF_FILTER_PROTO(ncf_szip_filter)
         if (nbytes < 4)
             return 0;
         want = ncf_le32(in);
+        if (want > ncf_decode_limit())
+            return 0;
         if ((dst = ncf_malloc(want ? want : 1)) == NULL)
             return 0;
         out = want;

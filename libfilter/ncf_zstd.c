@@ -96,7 +96,7 @@ decode_stream(ZSTD_DCtx *d, void **buf, size_t *buf_size, size_t nbytes)
             break; /* truncated */
         if (o.pos == o.size) {
             unsigned char *bigger;
-            if (cap > ((size_t)1 << 40) || (bigger = ncf_malloc(cap * 2)) == NULL)
+            if (cap > ncf_decode_limit() || (bigger = ncf_malloc(cap * 2)) == NULL)
                 break;
             memcpy(bigger, out, got);
             ncf_free(out);
@@ -125,7 +125,7 @@ NCF_FILTER_PROTO(ncf_zstd_filter)
             return 0;
         if (size == ZSTD_CONTENTSIZE_UNKNOWN)
             return decode_stream(d, buf, buf_size, nbytes);
-        if (size > ((unsigned long long)1 << 40) || (out = ncf_malloc(size ? (size_t)size : 1)) == NULL)
+        if (size > ncf_decode_limit() || (out = ncf_malloc(size ? (size_t)size : 1)) == NULL)
             return 0;
         r = ZSTD_decompressDCtx(d, out, (size_t)size, *buf, nbytes);
         if (ZSTD_isError(r) || r != size) {
