@@ -8,6 +8,7 @@
  * input is an NC_EFILTER, never a crash; batches on pools of 1..4 threads
  * give identical bytes.
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -405,9 +406,49 @@ test_registry(void)
     }
 }
 
+/* Quantize: specials untouched, errors for bad arguments, and known
+ * values (the reference's results, see tst_quantize.py for the full
+ * comparison). */
+static void
+test_quantize(void)
+{
+    float f[8] = {NAN, INFINITY, -INFINITY, -0.0f, 0.0f, NC_FILL_FLOAT, 1.2345f, 3.1f};
+    float fc[8];
+    double d[4] = {NAN, -INFINITY, -0.0, 1.0 / 3.0};
+    float myfill = 1.2345f;
+    int mode, nsd;
+    for (mode = 1; mode <= 3; mode++)
+        for (nsd = 1; nsd <= (mode == 3 ? 23 : 6); nsd++) {
+            memcpy(fc, f, sizeof(f));
+            OK(ncf_quantize_float(mode, nsd, NULL, fc, 8));
+            CHECK(memcmp(fc, f, 6 * sizeof(float)) == 0, "float specials untouched mode %d nsd %d", mode, nsd);
+        }
+    memcpy(fc, f, sizeof(f));
+    OK(ncf_quantize_float(NC_QUANTIZE_GRANULARBR, 3, NULL, fc, 8));
+    CHECK(fc[6] == 1.234375f && fc[7] == 3.1015625f, "GranularBR 3 digits: %.9g %.9g", fc[6], fc[7]);
+    memcpy(fc, f, sizeof(f));
+    OK(ncf_quantize_float(NC_QUANTIZE_BITROUND, 3, &myfill, fc, 8));
+    CHECK(fc[6] == 1.2345f, "own fill value untouched");
+    memcpy(fc, f, sizeof(f));
+    OK(ncf_quantize_float(NC_QUANTIZE_BITROUND, 23, NULL, fc, 8));
+    CHECK(memcmp(fc, f, sizeof(f)) == 0, "BitRound 23 bits keeps everything");
+    EXPECT(ncf_quantize_float(NC_QUANTIZE_BITGROOM, 7, NULL, fc, 8), NC_EINVAL);
+    EXPECT(ncf_quantize_float(NC_QUANTIZE_BITGROOM, 0, NULL, fc, 8), NC_EINVAL);
+    EXPECT(ncf_quantize_float(NC_QUANTIZE_BITROUND, 24, NULL, fc, 8), NC_EINVAL);
+    EXPECT(ncf_quantize_float(9, 3, NULL, fc, 8), NC_EINVAL);
+    OK(ncf_quantize_float(NC_NOQUANTIZE, 0, NULL, fc, 8));
+    OK(ncf_quantize_double(NC_QUANTIZE_BITGROOM, 15, NULL, d, 4));
+    CHECK(isnan(d[0]) && d[1] == -INFINITY && d[2] == 0.0 && signbit(d[2]), "double specials");
+    EXPECT(ncf_quantize_double(NC_QUANTIZE_GRANULARBR, 16, NULL, d, 4), NC_EINVAL);
+    EXPECT(ncf_quantize_double(NC_QUANTIZE_BITROUND, 53, NULL, d, 4), NC_EINVAL);
+    OK(ncf_quantize_double(NC_QUANTIZE_BITROUND, 52, NULL, d, 4));
+    CHECK(d[3] == 1.0 / 3.0, "BitRound 52 keeps doubles");
+}
+
 int
 main(void)
 {
+    test_quantize();
     test_fletcher();
     test_registry();
     test_singles();
