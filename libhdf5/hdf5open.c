@@ -159,6 +159,9 @@ nc4h5_fix_image(void *buf, size_t size)
 
 /* ---- notes of the walk ---------------------------------------------------------- */
 
+/* Deeper groups are left out: the walk and the matching recurse. */
+#define MAX_GROUP_DEPTH 1000
+
 typedef struct ds_note {
     char *name;          /* HDF5 link name */
     hid_t did;           /* open dataset, -1 once handed to a model object */
@@ -186,6 +189,7 @@ typedef struct grp_note {
     size_t nds, cap;
     size_t *kids;
     size_t nkids, kcap;
+    haddr_t addr;        /* object address, to see a group twice */
 } grp_note;
 
 typedef struct open_ctx {
@@ -491,7 +495,7 @@ static int add_group_note(open_ctx *c, NC4_grp *g, hid_t gid, size_t parent, siz
 
 /* Walk group gi: types, datasets, then child groups depth first. */
 static int
-walk_group(open_ctx *c, size_t gi)
+walk_group(open_ctx *c, size_t gi, int depth)
 {
     hid_t gid = c->grps[gi].gid, gcpl;
     unsigned order = 0;
@@ -555,21 +559,34 @@ walk_group(open_ctx *c, size_t gi)
     for (size_t i = 0; i < kids.n && !stat; i++) {
         NC4_grp *child;
         hid_t cgid;
+        haddr_t addr;
         size_t ci;
-        int s = nc4_new_grp(c->grps[gi].g, kids.names[i], &child);
-        if (s == NC_ENOMEM) {
-            stat = s;
-            break;
+        int s, seen = 0;
+        if ((cgid = H5Gopen2(gid, kids.names[i], H5P_DEFAULT)) < 0)
+            continue;
+        /* A group reached again through another hard link (possibly an
+         * ancestor: a cycle) is netCDF's "multiple links": left out. */
+        if (obj_addr(cgid, &addr)) {
+            close_id(cgid);
+            continue;
         }
-        if (s)
+        for (size_t k = 0; k < c->ngrps && !seen; k++)
+            seen = c->grps[k].addr == addr;
+        if (seen || depth >= MAX_GROUP_DEPTH) {
+            close_id(cgid);
+            continue;
+        }
+        s = nc4_new_grp(c->grps[gi].g, kids.names[i], &child);
+        if (s) {
+            close_id(cgid);
+            if (s == NC_ENOMEM)
+                stat = s;
             continue;   /* a name the model refuses: left out */
-        if ((cgid = H5Gopen2(gid, kids.names[i], H5P_DEFAULT)) < 0) {
-            stat = NC_EHDFERR;
-            break;
         }
         if ((stat = add_group_note(c, child, cgid, gi, &ci)))
             break;
-        stat = walk_group(c, ci);
+        c->grps[ci].addr = addr;
+        stat = walk_group(c, ci, depth + 1);
     }
 done:
     free_names(&l);
@@ -1162,7 +1179,9 @@ read_tree(NC4_file *f, hid_t fid, int readonly)
     if (H5Fget_info2(fid, &finfo) >= 0)
         f->superblock = (int)finfo.super.version;
 
-    if ((stat = walk_group(&c, 0)))
+    if (obj_addr(root, &c.grps[0].addr))
+        c.grps[0].addr = HADDR_UNDEF;
+    if ((stat = walk_group(&c, 0, 0)))
         goto done;
     if (c.count_markers)
         f->is_netcdf4 = c.markers >= 2;

@@ -56,7 +56,8 @@ fi
 if [ $have_py = 1 ]; then
     "$ours" "$dir/tst_h5read_noref.h5" > "$dir/noref.ours" 2>&1
     st=$?
-    if [ $st -ne 0 ] || grep -q "open error" "$dir/noref.ours" || ! grep -q "var 2 usesother" "$dir/noref.ours"; then
+    if [ $st -ne 0 ] || grep -q "open error" "$dir/noref.ours" || ! grep -q "var 2 usesother" "$dir/noref.ours" || ! grep -q "group deep (/g/deep)" "$dir/noref.ours" ||
+       [ "$(grep -c '^group' "$dir/noref.ours")" != 3 ]; then
         echo "noref: failed ($st)"; head -20 "$dir/noref.ours"; fail=1
     else
         echo "noref: opens"

@@ -114,7 +114,8 @@ with h5py.File(p("tst_h5read_py_odd.h5"), "w") as f:
 
 # 6. Files the reference cannot open (a dangling and an external link, a
 #    2-D scale without _Netcdf4Coordinates, a scale in a child group used
-#    from its parent: it fails or crashes); ours must open them.
+#    from its parent, hard links making a cycle: it fails, crashes or
+#    loops); ours must open them.
 with h5py.File(p("tst_h5read_noref.h5"), "w") as f:
     f["a"] = np.arange(3, dtype="i4")
     f["dangling"] = h5py.SoftLink("/nothere")
@@ -126,3 +127,6 @@ with h5py.File(p("tst_h5read_noref.h5"), "w") as f:
     s.make_scale("myscale")
     d = f.create_dataset("usesother", data=np.arange(6, dtype="i4").reshape(3, 2))
     d.dims[0].attach_scale(s)
+    g["back"] = f["/"]
+    h = g.create_group("deep")
+    h["loop"] = g
