@@ -163,7 +163,10 @@ typedef struct ncf_job {
 } ncf_job;
 
 /* Run ncf_chain_decode / ncf_chain_encode on every job, in parallel on
- * pool (NULL: serially).  Returns the first failing job's status (every job
+ * pool (NULL: serially).  Memory: a decode job in flight holds at most two
+ * intermediate buffers of about the chunk size (one per thread at a time);
+ * encode outputs live until the caller frees them, so callers bound memory
+ * by submitting a few chunks per thread per batch.  Returns the first failing job's status (every job
  * still runs and has its own status). */
 int ncf_chain_decode_batch(const ncf_chain *chain, ncf_pool *pool, size_t njobs, ncf_job *jobs);
 int ncf_chain_encode_batch(const ncf_chain *chain, ncf_pool *pool, size_t njobs, ncf_job *jobs);
