@@ -9,8 +9,8 @@
  *   compound                 H5T_COMPOUND of the model's size and offsets,
  *                            array fields as H5T_ARRAY;
  *   vlen / enum / opaque     H5Tvlen_create / H5Tenum_create / H5T_OPAQUE.
- * A user type that is committed is used as its committed object, so datasets
- * and attributes refer to it instead of embedding a copy.
+ * Datasets and attributes of a committed type embed a transient copy of it,
+ * as upstream's files do; the committed object is only the type's definition.
  *
  * Reading (nc4h5_read_type): a committed type's in-memory size and compound
  * offsets are those of HDF5's native type for it (H5Tget_native_type), as
@@ -204,12 +204,14 @@ nc4h5_hdf5_type(NC4_file *f, nc_type xtype, int endianness, int file, hid_t *tid
     if (t == NULL)
         return NC_EBADTYPE;
     ht = (NC4H5_type *)t->fmt;
-    /* A committed type is handed out as itself (with one more reference), so
-     * datasets and attributes created with it point at the named type. */
+    /* Datasets and attributes get a transient copy of a committed type, so
+     * they carry the type in their own header as upstream's do (h5dump shows
+     * H5T_COMPOUND {...}, not "/name"). */
     if (file && ht != NULL && ht->ftid >= 0) {
-        if (H5Iinc_ref(ht->ftid) < 0)
+        hid_t t2 = H5Tcopy(ht->ftid);
+        if (t2 < 0)
             return NC_EHDFERR;
-        *tidp = ht->ftid;
+        *tidp = t2;
         return NC_NOERR;
     }
     if (!file && ht != NULL && ht->mtid >= 0) {

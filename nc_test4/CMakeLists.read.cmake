@@ -22,3 +22,11 @@ set_tests_properties(tst_h5read_data_cmp PROPERTIES LABELS "hdf5;interop" SKIP_R
 # Strided reads (box-and-gather and HDF5-stride paths) against computed values.
 nc4_program(tst_h5read_strided)
 nc4_test(tst_h5read_strided)
+
+# Attribute layout on disk (h5dump -A) of files written by ours and the reference.
+nc4_program(tst_h5read_atts REF)
+add_test(NAME tst_h5read_atts
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/tst_h5read_atts.sh $<TARGET_FILE:tst_h5read_atts>
+          "$<IF:$<BOOL:${_nc4_have_ref}>,${CMAKE_CURRENT_BINARY_DIR}/ref_tst_h5read_atts,none>"
+  WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(tst_h5read_atts PROPERTIES LABELS "hdf5;interop" SKIP_RETURN_CODE 77 TIMEOUT 300)
