@@ -27,36 +27,6 @@ quantize_reopen(void)
     OK(nc_close(ncid));
 }
 
-/* Renaming coordinate variables and their dimensions: the reference
- * relinks the renamed variables, so after reopen they come after the
- * others (varids change): a, lon, time. */
-static void
-rename_coord_order(void)
-{
-    int ncid, dx, dt, vx, vt, va;
-    MUST(nc_create(PATH, NC_NETCDF4 | NC_CLOBBER, &ncid));
-    MUST(nc_def_dim(ncid, "x", 3, &dx));
-    MUST(nc_def_dim(ncid, "t", NC_UNLIMITED, &dt));
-    MUST(nc_def_var(ncid, "x", NC_INT, 1, &dx, &vx));
-    MUST(nc_def_var(ncid, "t", NC_DOUBLE, 1, &dt, &vt));
-    int dd[2] = {dt, dx};
-    MUST(nc_def_var(ncid, "a", NC_FLOAT, 2, dd, &va));
-    MUST(nc_enddef(ncid));
-    OK(nc_rename_dim(ncid, dx, "lon"));
-    OK(nc_rename_var(ncid, vx, "lon"));
-    OK(nc_rename_var(ncid, vt, "time"));
-    OK(nc_rename_dim(ncid, dt, "time"));
-    OK(nc_close(ncid));
-    MUST(nc_open(PATH, NC_NOWRITE, &ncid));
-    char n0[NC_MAX_NAME + 1] = "", n1[NC_MAX_NAME + 1] = "", n2[NC_MAX_NAME + 1] = "";
-    OK(nc_inq_varname(ncid, 0, n0));
-    OK(nc_inq_varname(ncid, 1, n1));
-    OK(nc_inq_varname(ncid, 2, n2));
-    CHECK(!strcmp(n0, "a") && !strcmp(n1, "lon") && !strcmp(n2, "time"), "order after renames: %s %s %s", n0,
-          n1, n2);
-    OK(nc_close(ncid));
-}
-
 /* nc_close_memio after nc_open_memio with NC_MEMIO_LOCKED hands back the
  * caller's own buffer (the reference does); ours returns a copy. */
 static void
@@ -103,12 +73,32 @@ share_numrecs(void)
     nc_close(w);
 }
 
+/* Two unlimited dimensions, the first renamed in data mode: after reopen
+ * the reference lists the renamed one last (its HDF5 dataset is relinked):
+ * nc_inq_unlimdims gives 1,0 and nc_inq's unlimdimid 1.  Ours: 0,1 and 0. */
+static void
+unlimdims_after_rename(void)
+{
+    int ncid, d0, d1, u = -1, n = -1, ids[2] = {-1, -1};
+    MUST(nc_create(PATH, NC_NETCDF4 | NC_CLOBBER, &ncid));
+    MUST(nc_def_dim(ncid, "u1", NC_UNLIMITED, &d0));
+    MUST(nc_def_dim(ncid, "u2", NC_UNLIMITED, &d1));
+    MUST(nc_enddef(ncid));
+    OK(nc_rename_dim(ncid, d0, "u1_longer_name"));
+    OK(nc_close(ncid));
+    MUST(nc_open(PATH, NC_NOWRITE, &ncid));
+    OK(nc_inq(ncid, NULL, NULL, NULL, &u));
+    OK(nc_inq_unlimdims(ncid, &n, ids));
+    CHECK(u == 1 && n == 2 && ids[0] == 1 && ids[1] == 0, "unlimdim %d, unlimdims %d: %d,%d", u, n, ids[0], ids[1]);
+    nc_close(ncid);
+}
+
 int
 main(void)
 {
     quantize_reopen();
-    rename_coord_order();
     locked_memio();
     share_numrecs();
+    unlimdims_after_rename();
     return nct_summary("tst_bugs4");
 }

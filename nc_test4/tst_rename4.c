@@ -128,10 +128,44 @@ test_groups(void)
     OK(nc_close(ncid));
 }
 
+/* Renaming coordinate variables and their dimensions: the reference
+ * relinks the renamed variables, so after reopen they come after the
+ * others (varids change): a, lon, time. */
+static void
+rename_coord_order(void)
+{
+    int ncid, dx, dt, vx, vt, va;
+    MUST(nc_create(PATH, NC_NETCDF4 | NC_CLOBBER, &ncid));
+    MUST(nc_def_dim(ncid, "x", 3, &dx));
+    MUST(nc_def_dim(ncid, "t", NC_UNLIMITED, &dt));
+    MUST(nc_def_var(ncid, "x", NC_INT, 1, &dx, &vx));
+    MUST(nc_def_var(ncid, "t", NC_DOUBLE, 1, &dt, &vt));
+    int dd[2] = {dt, dx};
+    MUST(nc_def_var(ncid, "a", NC_FLOAT, 2, dd, &va));
+    MUST(nc_put_att_text(ncid, va, "units", 1, "m"));
+    MUST(nc_enddef(ncid));
+    OK(nc_put_var_int(ncid, vx, (int[]){1, 2, 3}));
+    OK(nc_rename_dim(ncid, dx, "lon"));
+    OK(nc_rename_var(ncid, vx, "lon"));
+    OK(nc_rename_var(ncid, vt, "time"));
+    OK(nc_rename_dim(ncid, dt, "time"));
+    OK(nc_rename_att(ncid, va, "units", "Units"));
+    OK(nc_close(ncid));
+    MUST(nc_open(PATH, NC_NOWRITE, &ncid));
+    char n0[NC_MAX_NAME + 1] = "", n1[NC_MAX_NAME + 1] = "", n2[NC_MAX_NAME + 1] = "";
+    OK(nc_inq_varname(ncid, 0, n0));
+    OK(nc_inq_varname(ncid, 1, n1));
+    OK(nc_inq_varname(ncid, 2, n2));
+    CHECK(!strcmp(n0, "a") && !strcmp(n1, "lon") && !strcmp(n2, "time"), "order after renames: %s %s %s", n0,
+          n1, n2);
+    OK(nc_close(ncid));
+}
+
 int
 main(void)
 {
     test_coords(NC_NETCDF4);
+    rename_coord_order();
     test_groups();
     return nct_summary("tst_rename4");
 }
