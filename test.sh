@@ -1,6 +1,7 @@
 #!/bin/sh
 # test.sh: build and run the whole test suite twice -- an optimised build,
-# then an ASan+UBSan debug build -- installing missing packages first.
+# then an ASan+UBSan debug build -- and the threads tests under TSan,
+# installing missing packages first.
 # Extra arguments go to ctest (e.g. ./test.sh -L classic).
 set -e
 cd "$(dirname "$0")"
@@ -22,3 +23,11 @@ CTEST_ARGS="$*"
 run_suite release -DCMAKE_BUILD_TYPE=Release
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     run_suite sanitize -DCMAKE_BUILD_TYPE=Debug -DNETCDF_ENABLE_SANITIZERS=ON
+
+# Threads: readers and writers on classic and netCDF-4 files under TSan
+# (only the thread tests are built in this configuration).
+echo "=== tsan build ==="
+cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DNETCDF_ENABLE_TSAN=ON >build-tsan.cmake.log
+cmake --build build-tsan -j "$jobs" --target tst_threads tst_threads4 >/dev/null
+echo "=== tsan tests ==="
+(cd build-tsan && TSAN_OPTIONS=halt_on_error=1 ctest --output-on-failure -R '^tst_threads4?$')

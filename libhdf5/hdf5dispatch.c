@@ -106,12 +106,10 @@ const NC_Dispatch *NC4_HDF5_dispatch_table = &NC4_HDF5_table;
 int
 NC4_HDF5_initialize(void)
 {
-    int stat = NC_NOERR;
-    nc4h5_lock();
-    if (H5open() < 0)
-        stat = NC_EHDFERR;
-    nc4h5_unlock();
-    return stat;
+    /* Called under libdispatch's global lock, so not under ours (the HDF5
+     * paths take ours and then libdispatch's): H5open is thread-safe in
+     * Debian's build by itself. */
+    return H5open() < 0 ? NC_EHDFERR : NC_NOERR;
 }
 
 int
