@@ -543,3 +543,15 @@ nc4h5_ds_batch_commit(nc4h5_ds_batch *b)
     b->n = 0;
     return stat;
 }
+
+int
+nc4h5_ds_rewrite_reflist(hid_t dsid)
+{
+    ds_ref_entry *list = NULL;
+    size_t n = 0;
+    int stat = read_reflist(dsid, &list, &n);
+    if (!stat && n)
+        stat = write_reflist(dsid, list, n);
+    free(list);
+    return stat;
+}

@@ -398,7 +398,7 @@ coord_order_bad(NC4_grp *g)
             return 1;
         last = v->dimids[0];
         /* New, or becoming a coordinate variable: its dim id would move. */
-        if (!v->created || !h || !h->dimscale)
+        if (!v->created || !h || !h->dimscale || v->was_coord)
             return 1;
     }
     for (size_t i = 0; i < g->children.n; i++)
@@ -914,7 +914,7 @@ write_var(NC4_file *f, NC4_var *v, hid_t gid, int bad_order)
     int stat;
     NC4H5_var *h = var_fmt(v);
     hid_t did = -1;
-    int remade = 0;
+    int remade = 0, rejoined = 0;
 
     if (!h)
         return NC_ENOMEM;
@@ -938,6 +938,29 @@ write_var(NC4_file *f, NC4_var *v, hid_t gid, int bad_order)
             h->dimscale = 0;
             h->scales_attached = 0;
         }
+        /* A coordinate variable renamed apart from its dim and joined to it
+         * again (both renamed): upstream remakes the dataset, losing its
+         * data.  Ours keeps dataset and data, and takes only what the
+         * remaking shows: the scale's new NAME and the dataset's place at
+         * the end of the group's creation order (so variable ids match). */
+        if (v->is_coord && h->dimscale && v->was_coord) {
+            if (H5Lmove(gid, v->hdr.stored_name, gid, TEMP_NAME, H5P_DEFAULT, H5P_DEFAULT) < 0 ||
+                H5Lmove(gid, TEMP_NAME, gid, v->hdr.stored_name, H5P_DEFAULT, H5P_DEFAULT) < 0)
+                return NC_EHDFERR;
+            /* The attributes in the remade dataset's order: scale, dim id
+             * (written below), the user's, back references last. */
+            if ((stat = nc4h5_ds_set_scale(did, v->hdr.name)) ||
+                (stat = nc4h5_delete_att(did, NC4H5_DIMID_ATT)))
+                return stat;
+            for (size_t i = 0; i < v->atts.n; i++) {
+                NC4_att *a = (NC4_att *)v->atts.items[i];
+                if ((stat = nc4h5_delete_att(did, a->hdr.stored_name ? a->hdr.stored_name
+                                                                     : a->hdr.name)))
+                    return stat;
+                a->dirty = 1;
+            }
+            rejoined = 1;
+        }
         /* A variable that becomes a coordinate variable, or whose fill value
          * changed, is made again (HDF5 fixes both at creation). */
         if ((v->is_coord && !h->dimscale) || (v->dirty && fill_changed(f, v, did))) {
@@ -960,6 +983,8 @@ write_var(NC4_file *f, NC4_var *v, hid_t gid, int bad_order)
         if (bad_order && v->ndims && (stat = write_dimid_att(did, v->dimids[0])))
             return stat;
         if ((stat = write_att_list(f, did, &v->atts, &v->deleted_atts, &v->ndeleted_atts, 0)))
+            return stat;
+        if (rejoined && (stat = nc4h5_ds_rewrite_reflist(did)))
             return stat;
     }
     v->dirty = 0;

@@ -196,6 +196,8 @@ nc4h5_ds_batch *nc4h5_ds_batch_new(void);
 int nc4h5_ds_batch_attach(nc4h5_ds_batch *b, hid_t did, int ndims, const hid_t *dsids);
 int nc4h5_ds_batch_commit(nc4h5_ds_batch *b);
 void nc4h5_ds_batch_free(nc4h5_ds_batch *b);
+/* Write a scale's REFERENCE_LIST again (it becomes its newest attribute). */
+int nc4h5_ds_rewrite_reflist(hid_t dsid);
 
 /* ---- hdf5create.c (added by H3) --------------------------------------------------------------
  * The _NCProperties text this library writes ("version=2,netcdf=...,hdf5=..."). */

@@ -357,6 +357,27 @@ c_rename_reform(const char *path)
     OK(nc_close(ncid));
 }
 
+/* Coordinate variables and their dims both renamed (broken, then joined). */
+static void
+c_rename_both(const char *path)
+{
+    int ncid, dx, dt, vx, vt, va, dd[2];
+    MUST(nc_create(path, NC_NETCDF4 | NC_CLOBBER, &ncid));
+    MUST(nc_def_dim(ncid, "x", 3, &dx));
+    MUST(nc_def_dim(ncid, "t", 2, &dt));
+    MUST(nc_def_var(ncid, "x", NC_INT, 1, &dx, &vx));
+    MUST(nc_def_var(ncid, "t", NC_DOUBLE, 1, &dt, &vt));
+    dd[0] = dt;
+    dd[1] = dx;
+    MUST(nc_def_var(ncid, "a", NC_FLOAT, 2, dd, &va));
+    MUST(nc_enddef(ncid));
+    OK(nc_rename_dim(ncid, dx, "lon"));
+    OK(nc_rename_var(ncid, vx, "lon"));
+    OK(nc_rename_var(ncid, vt, "time"));
+    OK(nc_rename_dim(ncid, dt, "time"));
+    OK(nc_close(ncid));
+}
+
 /* A dim renamed away from its coordinate variable. */
 static void
 c_rename_dim_coord(const char *path)
@@ -411,6 +432,49 @@ c_reopen(const char *path)
     OK(nc_close(ncid));
 }
 
+/* Two unlimited dims, one with a coordinate variable, grown by writes. */
+static void
+c_unlim(const char *path)
+{
+    int ncid, t1, t2, x, v, w, c, dims[2];
+    double tv[2] = {10, 20};
+    int vals[6] = {1, 2, 3, 4, 5, 6};
+    MUST(nc_create(path, NC_NETCDF4 | NC_CLOBBER, &ncid));
+    MUST(nc_def_dim(ncid, "t1", NC_UNLIMITED, &t1));
+    MUST(nc_def_dim(ncid, "t2", NC_UNLIMITED, &t2));
+    MUST(nc_def_dim(ncid, "x", 2, &x));
+    MUST(nc_def_var(ncid, "t1", NC_DOUBLE, 1, &t1, &c));
+    dims[0] = t1;
+    dims[1] = t2;
+    MUST(nc_def_var(ncid, "v", NC_INT, 2, dims, &v));
+    MUST(nc_def_var(ncid, "w", NC_INT, 1, &t2, &w));
+    OK(nc_put_var_double(ncid, c, tv));
+    OK(nc_put_vara_int(ncid, v, (size_t[]){0, 0}, (size_t[]){2, 3}, vals));
+    OK(nc_put_vara_int(ncid, w, (size_t[]){0}, (size_t[]){5}, vals));
+    OK(nc_redef(ncid));
+    /* Defined after the dims grew: created with the unlimited extents 0. */
+    MUST(nc_def_var(ncid, "late", NC_SHORT, 2, dims, &v));
+    OK(nc_close(ncid));
+}
+
+/* Quantization writes its attribute. */
+static void
+c_quantize(const char *path)
+{
+    int ncid, x, v;
+    float data[4] = {1.2345678f, 2.3456789f, 3.4567891f, 4.5678912f};
+    MUST(nc_create(path, NC_NETCDF4 | NC_CLOBBER, &ncid));
+    MUST(nc_def_dim(ncid, "x", 4, &x));
+    MUST(nc_def_var(ncid, "bg", NC_FLOAT, 1, &x, &v));
+    OK(nc_def_var_quantize(ncid, v, NC_QUANTIZE_BITGROOM, 3));
+    OK(nc_put_var_float(ncid, v, data));
+    MUST(nc_def_var(ncid, "br", NC_DOUBLE, 1, &x, &v));
+    OK(nc_def_var_quantize(ncid, v, NC_QUANTIZE_BITROUND, 9));
+    MUST(nc_def_var(ncid, "gbr", NC_FLOAT, 1, &x, &v));
+    OK(nc_def_var_quantize(ncid, v, NC_QUANTIZE_GRANULARBR, 4));
+    OK(nc_close(ncid));
+}
+
 /* ---- memory and diskless files ------------------------------------------------------------------- */
 static void
 c_memory(const char *path)
@@ -449,7 +513,9 @@ static const struct {
     {"nofill_file", c_nofill_file}, {"classic", c_classic}, {"types", c_types},
     {"redef", c_redef},         {"rename", c_rename},     {"rename_def", c_rename_def},
     {"rename_coord", c_rename_coord}, {"rename_reform", c_rename_reform},
-    {"rename_dim_coord", c_rename_dim_coord}, {"reopen", c_reopen},
+    {"rename_dim_coord", c_rename_dim_coord}, {"rename_both", c_rename_both},
+    {"reopen", c_reopen},
+    {"unlim", c_unlim},         {"quantize", c_quantize},
     {"memory", c_memory},       {"diskless", c_diskless},
 };
 
