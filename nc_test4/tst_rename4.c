@@ -3,7 +3,9 @@
  * apart, so a variable becomes or stops being a coordinate variable),
  * attributes and groups - in define and data mode, with every value kept
  * and every name right after close and reopen.  Built against the
- * reference too; where the reference loses data the check is ours only. */
+ * reference too; where the reference loses data the check is ours only
+ * (the reference also crashes now and then in nc_rename_var after the
+ * dimension rename of test_coords, in rec_reattach_scales). */
 #include "nctst.h"
 
 #include <string.h>
