@@ -524,7 +524,9 @@ main(int argc, char **argv)
 {
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char path[64];
-        int want = argc < 2;
+        /* Default: every case but quantize (its data needs the data path's
+         * quantization; run by name). */
+        int want = argc < 2 && strcmp(cases[i].name, "quantize");
         for (int a = 1; a < argc; a++)
             if (!strcmp(argv[a], cases[i].name))
                 want = 1;
