@@ -1,6 +1,8 @@
 /* hdf5flush.c: write what the model marks new or changed to the HDF5 file.
  *
  * Order (upstream's, so creation order and object headers come out alike):
+ *   0. renamed variables get their new link names (upstream renames at
+ *      once; the model defers renames to here);
  *   1. every group, depth first: create it (link + attribute creation
  *      order tracked), the root's _nc3_strict in the classic model, then
  *      its uncommitted user types, then its children;
@@ -13,7 +15,10 @@
  *      variables up to that coordinate variable, and so on -- so that a
  *      coordinate variable's dataset follows the phony datasets of the dims
  *      defined before it; then the dimension scales of the group's
- *      variables are attached.
+ *      variables are attached;
+ *   4. _NCProperties, if the root group lacks it.
+ * Upstream never extends a phony dataset: an unlimited dim's stays at the
+ * length it had when made (its real length is the variables' extents).
  * A dimension without a coordinate variable is a phony dataset of its own
  * name: 32-bit big-endian floats, its length (unlimited: extendible,
  * chunks of 1), a dimension scale named "This is a netCDF dimension but
@@ -21,7 +26,7 @@
  * dimension's name without being its coordinate variable is stored as
  * _nc4_non_coord_<name>.
  *
- * Everything is done under the HDF5 lock, taken by the caller. */
+ * nc4h5_flush takes the HDF5 lock for the whole walk. */
 #include "config.h"
 #include <stdio.h>
 #include <stdlib.h>
