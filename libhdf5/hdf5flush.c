@@ -926,6 +926,11 @@ write_var(NC4_file *f, NC4_var *v, hid_t gid, int bad_order)
     if (v->created) {
         if ((stat = var_id(v, &did)))
             return stat;
+        /* A stored scale the reader did not mark is still a scale (never
+         * remake a dataset, and lose its data, for want of a flag). */
+        if (v->is_coord && !h->dimscale && !v->was_coord && nc4h5_ds_is_scale(did) &&
+            !is_phony(did))
+            h->dimscale = 1;
         /* A coordinate variable that stops being one: its dataset is no
          * longer a scale; the variables using it lose it. */
         if (h->dimscale && !v->is_coord) {
