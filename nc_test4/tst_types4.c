@@ -278,7 +278,9 @@ test_user(void)
     MUST(nc_def_var(ncid, "vop", t_op, 1, &d, &v));
     MUST(nc_def_var(ncid, "vstr", NC_STRING, 1, &d3, &v));
     {
-        struct inner ia[2] = {{1, 2.5}, {3, 4.5}};
+        struct inner ia[2];
+        memset(ia, 0, sizeof ia);   /* the padding is written too */
+        ia[0].a = 1; ia[0].b = 2.5; ia[1].a = 3; ia[1].b = 4.5;
         int d1v[3] = {1, 2, 3};
         nc_vlen_t av[2] = {{3, d1v}, {0, NULL}};
         short ae = -5;
