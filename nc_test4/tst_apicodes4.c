@@ -1139,6 +1139,132 @@ sec_memory(void)
     }
 }
 
+/* ---- odds and ends: group ids in file-level calls, vlen elements, filters ---- */
+
+static void
+sec_misc(void)
+{
+    int ncid, rc, g = SI, d, v = SI;
+    if (nc_create(fpath("misc"), cur_cmode | NC_CLOBBER, &ncid)) { line("setup", -1, "%s", ""); return; }
+    nc_def_dim(ncid, "n", 8, &d);
+    nc_def_var(ncid, "v", NC_INT, 1, &d, &v);
+    if (!classic_model()) nc_def_grp(ncid, "g", &g);
+    {
+        unsigned p1[1] = {3};
+        L("def_var_filter(deflate 3)", nc_def_var_filter(ncid, v, H5Z_FILTER_DEFLATE, 1, p1));
+        L("def_var_filter(shuffle)", nc_def_var_filter(ncid, v, H5Z_FILTER_SHUFFLE, 0, NULL));
+        L("def_var_fletcher32", nc_def_var_fletcher32(ncid, v, 1));
+        size_t n = SZ;
+        unsigned ids[4] = {0xabcd, 0xabcd, 0xabcd, 0xabcd};
+        rc = nc_inq_var_filter_ids(ncid, v, &n, ids);
+        line("inq_var_filter_ids(order)", rc, "n=%zu ids=%u,%u,%u", n, ids[0], ids[1], ids[2]);
+        unsigned p[4] = {0xabcd, 0xabcd, 0xabcd, 0xabcd};
+        n = SZ;
+        rc = nc_inq_var_filter_info(ncid, v, H5Z_FILTER_DEFLATE, &n, p);
+        line("inq_var_filter_info(deflate)", rc, "n=%zu p0=%u", n, p[0]);
+        n = SZ;
+        rc = nc_inq_var_filter_info(ncid, v, H5Z_FILTER_SHUFFLE, &n, p);
+        line("inq_var_filter_info(shuffle)", rc, "n=%zu", n);
+        n = SZ;
+        rc = nc_inq_var_filter_info(ncid, v, 307, &n, p);
+        line("inq_var_filter_info(bzip2 absent)", rc, "n=%zu", n);
+        unsigned id = 0xabcd;
+        n = SZ;
+        rc = nc_inq_var_filter(ncid, v, &id, &n, p);
+        line("inq_var_filter(first)", rc, "id=%u n=%zu", id, n);
+        L("def_var_szip(after deflate)", nc_def_var_szip(ncid, v, NC_SZIP_NN, 8));
+        L("inq_filter_avail(deflate)", nc_inq_filter_avail(ncid, H5Z_FILTER_DEFLATE));
+        L("inq_filter_avail(szip)", nc_inq_filter_avail(ncid, H5Z_FILTER_SZIP));
+        L("inq_filter_avail(54321)", nc_inq_filter_avail(ncid, 54321));
+    }
+    if (!classic_model()) {
+        nc_type vl = SI;
+        rc = nc_def_vlen(ncid, "vl", NC_SHORT, &vl);
+        line("def_vlen(short)", rc, "t=%d", vl);
+        nc_vlen_t e = {SZ, NULL};
+        short in[3] = {1, 2, 3}, out[3] = {SI, SI, SI};
+        rc = nc_put_vlen_element(ncid, vl, &e, 3, in);
+        line("put_vlen_element", rc, "len=%zu", e.len);
+        size_t len = SZ;
+        rc = nc_get_vlen_element(ncid, vl, &e, &len, out);
+        line("get_vlen_element", rc, "len=%zu v=%d,%d", len, out[0], out[2]);
+        nc_vlen_t e2 = {SZ, NULL};
+        rc = nc_put_vlen_element(ncid, NC_INT, &e2, 3, in);
+        line("put_vlen_element(not vlen)", rc, "%s", "");
+        int vv = SI;
+        rc = nc_def_var(ncid, "vv", vl, 0, NULL, &vv);
+        line("def_var(vlen scalar)", rc, "v=%d", vv);
+        rc = nc_put_var(ncid, vv, &e);
+        line("put_var(vlen element)", rc, "%s", "");
+        nc_vlen_t back = {SZ, NULL};
+        rc = nc_get_var(ncid, vv, &back);
+        line("get_var(vlen)", rc, "len=%zu", back.len);
+        if (rc == 0) nc_free_vlen(&back);
+        /* e.p is the caller's array (nc_put_vlen_element stores the
+         * pointer, it does not copy): not freed */
+        char *sv = NULL;
+        rc = nc_get_att_string(ncid, NC_GLOBAL, "nope", &sv);
+        line("get_att_string(missing)", rc, "%s", "");
+        const char *ss[2] = {"a", "bc"};
+        L("put_att_string(vlen var)", nc_put_att_string(ncid, vv, "s", 2, ss));
+        char tb[8] = "~~~~~~~";
+        rc = nc_get_att_text(ncid, vv, "s", tb);
+        line("get_att_text(string att)", rc, "%s", "");
+        int ib[2] = {SI, SI};
+        rc = nc_get_att_int(ncid, vv, "s", ib);
+        line("get_att_int(string att)", rc, "%d", ib[0]);
+    }
+    {
+        size_t sz = SZ, ne = SZ;
+        float pr = -7.0f;
+        L("set_var_chunk_cache(v)", nc_set_var_chunk_cache(ncid, v, 4 << 20, 1009, 0.5f));
+        rc = nc_get_var_chunk_cache(ncid, v, &sz, &ne, &pr);
+        line("get_var_chunk_cache(v)", rc, "size=%zu nelems=%zu pre=%g", sz, ne, pr);
+        L("set_var_chunk_cache(v, pre -1)", nc_set_var_chunk_cache(ncid, v, 4 << 20, 1009, -1.0f));
+    }
+    {
+        int fmt = SI, mode = SI;
+        size_t pl = SZ;
+        rc = nc_inq_format(g, &fmt);
+        line("inq_format(group)", rc, "fmt=%d", fmt);
+        rc = nc_inq_format_extended(g, &fmt, &mode);
+        line("inq_format_extended(group)", rc, "fmt=%d mode=%#x", fmt, mode);
+        rc = nc_inq_path(g, &pl, NULL);
+        line("inq_path(group)", rc, "len=%zu", pl);
+        int old = SI;
+        rc = nc_set_fill(g, NC_NOFILL, &old);
+        line("set_fill(group)", rc, "old=%d", old);
+        rc = nc_set_fill(ncid, NC_FILL, &old);
+        line("set_fill(root after group)", rc, "old=%d", old);
+        rc = nc_redef(g);
+        line("redef(group)", rc, "%s", "");
+        rc = nc_enddef(g);
+        line("enddef(group)", rc, "%s", "");
+        rc = nc_sync(g);
+        line("sync(group)", rc, "%s", "");
+    }
+    nc_enddef(ncid);   /* the group's enddef may have ended define mode */
+    {
+        int data[8] = {1, 2, 3, 4, 5, 6, 7, 8}, back[8];
+        size_t st = 1, ct = 3;
+        ptrdiff_t sd = 2;
+        L("put_var(v)", nc_put_var_int(ncid, v, data));
+        rc = nc_get_vars_int(ncid, v, &st, &ct, &sd, back);
+        line("get_vars(v, stride 2)", rc, "%d,%d,%d", back[0], back[1], back[2]);
+        ptrdiff_t im = -1;
+        rc = nc_get_varm_int(ncid, v, &st, &ct, &sd, &im, back + 4);
+        line("get_varm(v, imap -1)", rc, "%s", "");
+        ct = 0;
+        st = 8;
+        rc = nc_get_vara_int(ncid, v, &st, &ct, back);
+        line("get_vara(v, empty at end)", rc, "%s", "");
+        st = 9;
+        rc = nc_get_vara_int(ncid, v, &st, &ct, back);
+        line("get_vara(v, empty past end)", rc, "%s", "");
+    }
+    L("close", nc_close(ncid));
+}
+
 /* ---- driver ------------------------------------------------------------------------ */
 
 static void
@@ -1184,6 +1310,7 @@ main(void)
         run("renames", sec_renames);
         run("atts", sec_atts);
         run("memory", sec_memory);
+        run("misc", sec_misc);
     }
     return 0;
 }
