@@ -343,7 +343,7 @@ test_format(const nct_format *f, int fillvalues)
 int
 main(void)
 {
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < NCT_NFORMATS4; i++)
         for (int fv = 0; fv < 2; fv++)
             test_format(&nct_formats4[i], fv);
     return nct_summary("tst_access");

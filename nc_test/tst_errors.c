@@ -330,7 +330,7 @@ test_limits(const nct_format *f)
 int
 main(void)
 {
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < NCT_NFORMATS4; i++) {
         const nct_format *f = &nct_formats4[i];
         test_ids(f);
         test_modes(f);

@@ -84,7 +84,7 @@ int
 main(void)
 {
     const int cmodes[] = {0, NC_64BIT_OFFSET, NC_64BIT_DATA, NC_NETCDF4 | NC_CLASSIC_MODEL};
-    for (int f = 0; f < 4; f++) {
+    for (int f = 0; f < NCT_NFORMATS4; f++) {
         run(cmodes[f], 0);
         run(cmodes[f], 1);
     }

@@ -300,7 +300,7 @@ test_numrecs(const nct_format *f)
 int
 main(void)
 {
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < NCT_NFORMATS4; i++) {
         test_lifecycle(&nct_formats4[i]);
         test_redef_growth(&nct_formats4[i]);
         test_fill_modes(&nct_formats4[i]);

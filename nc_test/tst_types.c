@@ -315,7 +315,7 @@ main(void)
 {
     two63 = ldexpl(1, 63);
     two64 = ldexpl(1, 64);
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < NCT_NFORMATS4; i++) {
         test_format(&nct_formats4[i]);
         test_text(&nct_formats4[i]);
     }

@@ -59,7 +59,7 @@ one(const nct_format *f)
 int
 main(void)
 {
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < NCT_NFORMATS4; i++)
         one(&nct_formats4[i]);
     return nct_summary("tst_varm_counts");
 }
