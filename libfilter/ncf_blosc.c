@@ -11,21 +11,51 @@
 #include "ncf_codecs.h"
 #include "ncfilter.h"
 
+/* Encode settings from the parameters; 0 if the compressor is missing. */
+static int
+enc_settings(size_t n, const unsigned *cd, size_t *typesize, int *level, int *shuffle, const char **cname)
+{
+    *typesize = n >= 3 && cd[2] ? cd[2] : 1;
+    *level = n >= 5 ? (int)cd[4] : 5;
+    *shuffle = n >= 6 ? (int)cd[5] : 1;
+    *cname = "blosclz";
+    if (n >= 7 && blosc_compcode_to_compname((int)cd[6], cname) < 0)
+        return 0;
+    if (*typesize > BLOSC_MAX_TYPESIZE)
+        *typesize = 1;
+    return 1;
+}
+
 NCF_INTO_PROTO(ncf_blosc_into)
 {
-    size_t nb = 0;
     int r;
+    if (flags & NCF_REVERSE) {
+        size_t nb = 0;
+        /* validate: the header's sizes agree with srclen. */
+        if (srclen < BLOSC_MIN_HEADER_LENGTH || blosc_cbuffer_validate(src, srclen, &nb) != 0 || nb > cap)
+            return NC_EFILTER;
+        r = blosc_decompress_ctx(src, dst, nb, 1);
+        if (r < 0 || (size_t)r != nb)
+            return NC_EFILTER;
+    } else {
+        size_t typesize;
+        int level, shuffle;
+        const char *cname;
+        if (!enc_settings(nparams, params, &typesize, &level, &shuffle, &cname) || srclen > (size_t)BLOSC_MAX_BUFFERSIZE)
+            return NC_EFILTER;
+        r = blosc_compress_ctx(level, shuffle, typesize, srclen, src, dst, cap, cname, 0, 1);
+        if (r <= 0)
+            return NC_EFILTER;
+    }
+    *outlen = (size_t)r;
+    return NC_NOERR;
+}
+
+NCF_BOUND_PROTO(ncf_blosc_bound)
+{
     (void)nparams;
     (void)params;
-    if (srclen < BLOSC_MIN_HEADER_LENGTH)
-        return NC_EFILTER;
-    /* validate: the header's sizes agree with srclen. */
-    if (blosc_cbuffer_validate(src, srclen, &nb) != 0 || nb != dstlen)
-        return NC_EFILTER;
-    r = blosc_decompress_ctx(src, dst, dstlen, 1);
-    if (r < 0 || (size_t)r != dstlen)
-        return NC_EFILTER;
-    return NC_NOERR;
+    return srclen + BLOSC_MAX_OVERHEAD;
 }
 
 NCF_FILTER_PROTO(ncf_blosc_filter)
@@ -47,17 +77,12 @@ NCF_FILTER_PROTO(ncf_blosc_filter)
         }
         return ncf_replace(buf, buf_size, out, nb, nb);
     } else {
-        size_t typesize = cd_nelmts >= 3 && cd_values[2] ? cd_values[2] : 1;
-        int level = cd_nelmts >= 5 ? (int)cd_values[4] : 5;
-        int shuffle = cd_nelmts >= 6 ? (int)cd_values[5] : 1;
-        const char *cname = "blosclz";
-        size_t cap = nbytes + BLOSC_MAX_OVERHEAD;
+        size_t typesize, cap = nbytes + BLOSC_MAX_OVERHEAD;
+        int level, shuffle, r;
+        const char *cname;
         void *out;
-        int r;
-        if (cd_nelmts >= 7 && blosc_compcode_to_compname((int)cd_values[6], &cname) < 0)
+        if (!enc_settings(cd_nelmts, cd_values, &typesize, &level, &shuffle, &cname))
             return 0;
-        if (typesize > BLOSC_MAX_TYPESIZE)
-            typesize = 1;
         if (nbytes > (size_t)BLOSC_MAX_BUFFERSIZE)
             return 0;
         if ((out = ncf_malloc(cap)) == NULL)

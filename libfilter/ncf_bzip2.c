@@ -54,12 +54,30 @@ bz_decode(const void *src, size_t srclen, void *out, size_t cap, size_t *got)
 
 NCF_INTO_PROTO(ncf_bzip2_into)
 {
-    size_t got = 0;
+    if (flags & NCF_REVERSE) {
+        size_t got = 0;
+        (void)nparams;
+        (void)params;
+        if (bz_decode(src, srclen, dst, cap, &got) != 1)
+            return NC_EFILTER;
+        *outlen = got;
+    } else {
+        unsigned level = nparams >= 1 ? params[0] : 9;
+        unsigned int n = cap > UINT_MAX ? UINT_MAX : (unsigned)cap;
+        if (level < 1 || level > 9 || srclen > UINT_MAX)
+            return NC_EFILTER;
+        if (BZ2_bzBuffToBuffCompress(dst, &n, (char *)src, (unsigned)srclen, (int)level, 0, 0) != BZ_OK)
+            return NC_EFILTER;
+        *outlen = n;
+    }
+    return NC_NOERR;
+}
+
+NCF_BOUND_PROTO(ncf_bzip2_bound)
+{
     (void)nparams;
     (void)params;
-    if (bz_decode(src, srclen, dst, dstlen, &got) != 1 || got != dstlen)
-        return NC_EFILTER;
-    return NC_NOERR;
+    return srclen + srclen / 100 + 600;
 }
 
 NCF_FILTER_PROTO(ncf_bzip2_filter)

@@ -7,6 +7,7 @@
  * (decode_into), so a deflate-only chunk is inflated in place with no copy.
  */
 #include "config.h"
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "netcdf.h"
@@ -99,14 +100,90 @@ ncf_chain_nfilters(const ncf_chain *c)
     return c ? c->n : 0;
 }
 
+/* ---- per-thread scratch ---------------------------------------------------------- */
+
+/* Two grow-only buffers per thread for the intermediate steps of a chain,
+ * so that steady-state decoding allocates nothing (fresh allocations of
+ * chunk-sized buffers cost a page fault per 4 KiB). */
+typedef struct scratch {
+    unsigned char *b[2];
+    size_t cap[2];
+} scratch;
+
+static pthread_key_t scratch_key;
+static pthread_once_t scratch_once = PTHREAD_ONCE_INIT;
+
+static void
+scratch_free(void *v)
+{
+    scratch *s = v;
+    if (s) {
+        free(s->b[0]);
+        free(s->b[1]);
+        free(s);
+    }
+}
+
+static void
+scratch_init(void)
+{
+    (void)pthread_key_create(&scratch_key, scratch_free);
+}
+
+/* Buffer k of this thread's scratch with at least n bytes, or NULL. */
+static unsigned char *
+scratch_get(int k, size_t n)
+{
+    scratch *s;
+    pthread_once(&scratch_once, scratch_init);
+    if ((s = pthread_getspecific(scratch_key)) == NULL) {
+        if ((s = calloc(1, sizeof(*s))) == NULL)
+            return NULL;
+        if (pthread_setspecific(scratch_key, s) != 0) {
+            free(s);
+            return NULL;
+        }
+    }
+    if (s->cap[k] < n) {
+        unsigned char *b = malloc(n);
+        if (b == NULL)
+            return NULL;
+        free(s->b[k]);
+        s->b[k] = b;
+        s->cap[k] = n;
+    }
+    return s->b[k];
+}
+
+/* One step through the generic (H5Z) filter function: *heapp is the
+ * current malloc'ed buffer or NULL when the data are at cur.  Returns the
+ * new length, 0 on failure (an empty result is a failure here too). */
+static size_t
+generic_step(const link_t *l, unsigned flags, const void *cur, size_t len, size_t hint, void **heapp)
+{
+    void *buf = *heapp;
+    size_t size = len > hint ? len : hint, got;
+    if (buf == NULL) {
+        if ((buf = malloc(size ? size : 1)) == NULL)
+            return 0;
+        if (len)
+            memcpy(buf, cur, len);
+    } else {
+        size = len;
+    }
+    got = l->codec->filter(flags, l->nparams, l->params, len, &size, &buf);
+    *heapp = buf; /* the filter may have replaced it (or freed it: NULL) */
+    return got;
+}
+
 int
 ncf_chain_decode(const ncf_chain *c, unsigned int mask, const void *src, size_t srclen, void *dst,
                  size_t dstlen)
 {
-    void *buf = NULL;
-    size_t size = 0, len = srclen, i, first = (size_t)-1;
+    void *heap = NULL;
+    size_t len = srclen, i, first = (size_t)-1;
     const void *cur = src;
-    int stat = NC_NOERR;
+    int stat = NC_NOERR, k = 0;
     size_t saved_limit = ncf_decode_limit_tl;
 
     if (c == NULL || (srclen > 0 && src == NULL) || (dstlen > 0 && dst == NULL))
@@ -120,37 +197,49 @@ ncf_chain_decode(const ncf_chain *c, unsigned int mask, const void *src, size_t 
         }
     for (i = c->n; i-- > 0;) {
         const link_t *l = &c->f[i];
-        size_t got;
+        unsigned flags = l->flags | NCF_REVERSE;
+        size_t got = 0;
         if (mask & (1u << i))
             continue;
         if (!l->codec->can_decode) {
             stat = NC_ENOFILTER;
             goto done;
         }
-        if (i == first && l->codec->decode_into != NULL) {
-            stat = l->codec->decode_into(l->nparams, l->params, cur, len, dst, dstlen);
-            goto done;
-        }
-        if (buf == NULL) {
-            /* Filters work in place on a malloc'ed buffer they may replace;
-             * the caller's src is never handed to them.  The size hint is
-             * the chunk size, as HDF5 gives. */
-            size = len > dstlen ? len : dstlen;
-            if ((buf = malloc(size ? size : 1)) == NULL) {
+        if (l->codec->into != NULL) {
+            /* Last step straight into the caller's buffer; earlier ones into
+             * scratch with room for any real filter's overhead. */
+            size_t cap = i == first ? dstlen : (len > dstlen ? len : dstlen) + 65536;
+            unsigned char *target = i == first ? dst : scratch_get(k, cap);
+            if (target == NULL) {
                 stat = NC_ENOMEM;
                 goto done;
             }
-            if (len)
-                memcpy(buf, cur, len);
+            if (l->codec->into(flags, l->nparams, l->params, cur, len, target, cap, &got) == NC_NOERR) {
+                if (i == first) {
+                    stat = got == dstlen ? NC_NOERR : NC_EFILTER;
+                    goto done;
+                }
+                free(heap);
+                heap = NULL;
+                cur = target;
+                len = got;
+                k ^= 1;
+                continue;
+            }
+            if (i == first) {
+                stat = NC_EFILTER;
+                goto done;
+            }
+            /* An intermediate result larger than guessed: the generic path. */
         }
-        got = l->codec->filter(l->flags | NCF_REVERSE, l->nparams, l->params, len, &size, &buf);
-        if (got == 0 && !(len == 0 && dstlen == 0)) {
+        if ((got = generic_step(l, flags, cur, len, dstlen, &heap)) == 0 && !(len == 0 && dstlen == 0)) {
             stat = NC_EFILTER;
             goto done;
         }
+        cur = heap;
         len = got;
-        cur = buf;
     }
+    /* No filter decoded into dst (none applied, or a plugin was last). */
     if (len != dstlen) {
         stat = NC_EFILTER;
         goto done;
@@ -159,7 +248,7 @@ ncf_chain_decode(const ncf_chain *c, unsigned int mask, const void *src, size_t 
         memcpy(dst, cur, len);
 done:
     ncf_decode_limit_tl = saved_limit;
-    free(buf);
+    free(heap);
     return stat;
 }
 
@@ -167,38 +256,86 @@ int
 ncf_chain_encode(const ncf_chain *c, const void *src, size_t srclen, void **outp, size_t *outlenp,
                  unsigned int *maskp)
 {
-    void *buf;
-    size_t size = srclen, len = srclen, i;
+    void *heap = NULL;   /* malloc'ed buffer holding cur, if any */
+    const void *cur = src;
+    size_t len = srclen, i, last = 0;
     unsigned int mask = 0;
+    int k = 0, stat = NC_NOERR;
 
     if (c == NULL || outp == NULL || outlenp == NULL || (srclen > 0 && src == NULL))
         return NC_EINVAL;
     *outp = NULL;
     *outlenp = 0;
-    if ((buf = malloc(srclen ? srclen : 1)) == NULL)
-        return NC_ENOMEM;
-    if (srclen)
-        memcpy(buf, src, srclen);
+    for (i = 0; i < c->n; i++)
+        if (c->f[i].codec->can_encode)
+            last = i;
     for (i = 0; i < c->n; i++) {
         const link_t *l = &c->f[i];
         size_t got = 0;
-        if (l->codec->can_encode)
-            got = l->codec->filter(l->flags & ~NCF_REVERSE, l->nparams, l->params, len, &size, &buf);
-        if (got == 0) {
-            if (buf == NULL || !(l->flags & NCF_FLAG_OPTIONAL)) {
-                free(buf);
-                return l->codec->can_encode ? NC_EFILTER : NC_ENOFILTER;
+        int ok = 0;
+        if (!l->codec->can_encode) {
+            ok = 0;
+        } else if (l->codec->into != NULL && l->codec->encode_bound != NULL) {
+            /* The last step writes the caller's (malloc'ed) output; earlier
+             * ones go through scratch. */
+            size_t cap = l->codec->encode_bound(l->nparams, l->params, len);
+            unsigned char *target = i == last ? malloc(cap ? cap : 1) : scratch_get(k, cap);
+            if (target == NULL) {
+                stat = NC_ENOMEM;
+                goto done;
             }
-            mask |= 1u << i; /* optional: chunk stored without it */
-            continue;
+            if (l->codec->into(l->flags & ~NCF_REVERSE, l->nparams, l->params, cur, len, target, cap, &got)
+                == NC_NOERR) {
+                ok = 1;
+                free(heap);
+                heap = i == last ? target : NULL;
+                cur = target;
+                len = got;
+                if (i != last)
+                    k ^= 1;
+            } else if (i == last) {
+                free(target);
+            }
+        } else {
+            size_t n = generic_step(l, l->flags & ~NCF_REVERSE, cur, len, 0, &heap);
+            if (n > 0) {
+                ok = 1;
+                cur = heap;
+                len = n;
+            } else if (heap == NULL && len > 0 && cur != src) {
+                /* The filter freed our copy: the data are gone. */
+                stat = NC_EFILTER;
+                goto done;
+            }
         }
-        len = got;
+        if (!ok) {
+            if (!(l->flags & NCF_FLAG_OPTIONAL)) {
+                stat = l->codec->can_encode ? NC_EFILTER : NC_ENOFILTER;
+                goto done;
+            }
+            mask |= 1u << i; /* optional: the chunk is stored without it */
+        }
     }
-    *outp = buf;
+    /* The result must be the caller's own buffer. */
+    if (heap == NULL || cur != heap) {
+        void *out = malloc(len ? len : 1);
+        if (out == NULL) {
+            stat = NC_ENOMEM;
+            goto done;
+        }
+        if (len)
+            memcpy(out, cur, len);
+        free(heap);
+        heap = out;
+    }
+    *outp = heap;
+    heap = NULL;
     *outlenp = len;
     if (maskp)
         *maskp = mask;
-    return NC_NOERR;
+done:
+    free(heap);
+    return stat;
 }
 
 /* ---- batches ---------------------------------------------------------------------- */

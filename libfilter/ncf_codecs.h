@@ -3,7 +3,8 @@
  * Each is an HDF5 filter function (H5Z_func_t semantics: *buf holds nbytes,
  * *buf_size allocated; on success the output replaces *buf and its length
  * is returned; on failure 0 is returned and *buf is left as it was), plus,
- * for codecs that can, a decode_into fast path.  The same files are
+ * direct forms (into a caller's buffer, no allocation) and an encode
+ * bound, which the chain uses.  The same files are
  * compiled into the HDF5 plugins of plugins/; there NCF_H5MEM makes buffers
  * come from HDF5's allocator, as HDF5 requires of plugins.
  */
@@ -37,23 +38,36 @@
 #define NCF_FILTER_PROTO(name)                                                           \
     size_t name(unsigned int flags, size_t cd_nelmts, const unsigned int cd_values[],    \
                 size_t nbytes, size_t *buf_size, void **buf)
+/* Direct forms, for the chain: decode (NCF_REVERSE in flags) or encode src
+ * into dst of cap bytes; *outlen the bytes produced.  NC_EFILTER on bad
+ * data or when the result does not fit in cap.  src and dst distinct. */
 #define NCF_INTO_PROTO(name)                                                             \
-    int name(size_t nparams, const unsigned *params, const void *src, size_t srclen,    \
-             void *dst, size_t dstlen)
+    int name(unsigned flags, size_t nparams, const unsigned *params, const void *src,   \
+             size_t srclen, void *dst, size_t cap, size_t *outlen)
+/* Largest encoded size of srclen bytes. */
+#define NCF_BOUND_PROTO(name) size_t name(size_t nparams, const unsigned *params, size_t srclen)
 
 NCF_FILTER_PROTO(ncf_deflate_filter);
 NCF_INTO_PROTO(ncf_deflate_into);
+NCF_BOUND_PROTO(ncf_deflate_bound);
 NCF_FILTER_PROTO(ncf_shuffle_filter);
 NCF_INTO_PROTO(ncf_shuffle_into);
+NCF_BOUND_PROTO(ncf_shuffle_bound);
 NCF_FILTER_PROTO(ncf_fletcher32_filter);
+NCF_INTO_PROTO(ncf_fletcher32_into);
+NCF_BOUND_PROTO(ncf_fletcher32_bound);
 NCF_FILTER_PROTO(ncf_szip_filter);
 NCF_INTO_PROTO(ncf_szip_into);
+NCF_BOUND_PROTO(ncf_szip_bound);
 NCF_FILTER_PROTO(ncf_zstd_filter);
 NCF_INTO_PROTO(ncf_zstd_into);
+NCF_BOUND_PROTO(ncf_zstd_bound);
 NCF_FILTER_PROTO(ncf_bzip2_filter);
 NCF_INTO_PROTO(ncf_bzip2_into);
+NCF_BOUND_PROTO(ncf_bzip2_bound);
 NCF_FILTER_PROTO(ncf_blosc_filter);
 NCF_INTO_PROTO(ncf_blosc_into);
+NCF_BOUND_PROTO(ncf_blosc_bound);
 
 /* Largest output a decode step may allocate.  Inside libfilter a chain sets
  * it per chunk (twice the chunk size plus 1 MiB: no step of a real

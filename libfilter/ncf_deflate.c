@@ -81,20 +81,33 @@ get_compressor(unsigned level)
     return s->c[level];
 }
 
-/* Decode src into dst of exactly dstlen bytes. */
 NCF_INTO_PROTO(ncf_deflate_into)
 {
-    struct libdeflate_decompressor *d;
     size_t used = 0, got = 0;
-    enum libdeflate_result r;
-    (void)nparams;
-    (void)params;
-    if ((d = get_decompressor()) == NULL)
-        return NC_ENOMEM;
-    r = libdeflate_zlib_decompress_ex(d, src, srclen, dst, dstlen, &used, &got);
-    if (r != LIBDEFLATE_SUCCESS || got != dstlen)
-        return NC_EFILTER;
+    if (flags & NCF_REVERSE) {
+        struct libdeflate_decompressor *d;
+        enum libdeflate_result r;
+        if ((d = get_decompressor()) == NULL)
+            return NC_ENOMEM;
+        r = libdeflate_zlib_decompress_ex(d, src, srclen, dst, cap, &used, &got);
+        if (r != LIBDEFLATE_SUCCESS)
+            return NC_EFILTER;
+    } else {
+        struct libdeflate_compressor *c = get_compressor(nparams >= 1 ? params[0] : 6);
+        if (c == NULL)
+            return NC_EFILTER;
+        if ((got = libdeflate_zlib_compress(c, src, srclen, dst, cap)) == 0)
+            return NC_EFILTER;
+    }
+    *outlen = got;
     return NC_NOERR;
+}
+
+NCF_BOUND_PROTO(ncf_deflate_bound)
+{
+    struct libdeflate_compressor *c = get_compressor(nparams >= 1 ? params[0] : 6);
+    /* zlib's own bound is a safe stand-in when the level is bad. */
+    return c ? libdeflate_zlib_compress_bound(c, srclen) : srclen + srclen / 1000 + 64;
 }
 
 NCF_FILTER_PROTO(ncf_deflate_filter)

@@ -39,6 +39,41 @@ ncf_fletcher32(const void *data, size_t len)
     return (unsigned int)((b << 16) | a);
 }
 
+NCF_INTO_PROTO(ncf_fletcher32_into)
+{
+    const unsigned char *p = src;
+    (void)nparams;
+    (void)params;
+    if (flags & NCF_REVERSE) {
+        size_t n;
+        if (srclen < 4 || srclen - 4 > cap)
+            return NC_EFILTER;
+        n = srclen - 4;
+        if (!(flags & NCF_SKIP_EDC)) {
+            uint32_t stored = ncf_le32(p + n), sum = ncf_fletcher32(p, n);
+            uint32_t rev = ((sum & 0x00ff00ffu) << 8) | ((sum >> 8) & 0x00ff00ffu);
+            if (stored != sum && stored != rev)
+                return NC_EFILTER;
+        }
+        memcpy(dst, p, n);
+        *outlen = n;
+    } else {
+        if (srclen + 4 > cap)
+            return NC_EFILTER;
+        memcpy(dst, p, srclen);
+        ncf_put_le32((unsigned char *)dst + srclen, ncf_fletcher32(p, srclen));
+        *outlen = srclen + 4;
+    }
+    return NC_NOERR;
+}
+
+NCF_BOUND_PROTO(ncf_fletcher32_bound)
+{
+    (void)nparams;
+    (void)params;
+    return srclen + 4;
+}
+
 NCF_FILTER_PROTO(ncf_fletcher32_filter)
 {
     unsigned char *p = *buf;

@@ -34,14 +34,16 @@
 
 void ncf_pool_shutdown_default(void); /* ncf_pool.c */
 
+#define BUILTIN(id, name, codec, fn) \
+    {id, name, codec, ncf_##fn##_filter, ncf_##fn##_into, ncf_##fn##_bound, 1, 1, 1, "builtin"}
 static const ncf_codec builtins[] = {
-    {NCF_ID_DEFLATE, "deflate", "zlib", ncf_deflate_filter, ncf_deflate_into, 1, 1, 1, "builtin"},
-    {NCF_ID_SHUFFLE, "shuffle", "shuffle", ncf_shuffle_filter, ncf_shuffle_into, 1, 1, 1, "builtin"},
-    {NCF_ID_FLETCHER32, "fletcher32", "fletcher32", ncf_fletcher32_filter, NULL, 1, 1, 1, "builtin"},
-    {NCF_ID_SZIP, "szip", "szip", ncf_szip_filter, ncf_szip_into, 1, 1, 1, "builtin"},
-    {NCF_ID_BZIP2, "bzip2", "bz2", ncf_bzip2_filter, ncf_bzip2_into, 1, 1, 1, "builtin"},
-    {NCF_ID_ZSTD, "zstd", "zstd", ncf_zstd_filter, ncf_zstd_into, 1, 1, 1, "builtin"},
-    {NCF_ID_BLOSC, "blosc", "blosc", ncf_blosc_filter, ncf_blosc_into, 1, 1, 1, "builtin"},
+    BUILTIN(NCF_ID_DEFLATE, "deflate", "zlib", deflate),
+    BUILTIN(NCF_ID_SHUFFLE, "shuffle", "shuffle", shuffle),
+    BUILTIN(NCF_ID_FLETCHER32, "fletcher32", "fletcher32", fletcher32),
+    BUILTIN(NCF_ID_SZIP, "szip", "szip", szip),
+    BUILTIN(NCF_ID_BZIP2, "bzip2", "bz2", bzip2),
+    BUILTIN(NCF_ID_ZSTD, "zstd", "zstd", zstd),
+    BUILTIN(NCF_ID_BLOSC, "blosc", "blosc", blosc),
 };
 #define NBUILTINS (sizeof(builtins) / sizeof(builtins[0]))
 

@@ -61,12 +61,21 @@ ncf_unshuffle(size_t esize, size_t n, const void *src, void *dst)
 
 NCF_INTO_PROTO(ncf_shuffle_into)
 {
-    if (nparams != 1 || params[0] == 0)
+    if (nparams != 1 || params[0] == 0 || srclen > cap)
         return NC_EFILTER;
-    if (srclen != dstlen)
-        return NC_EFILTER;
-    ncf_unshuffle(params[0], srclen, src, dst);
+    if (flags & NCF_REVERSE)
+        ncf_unshuffle(params[0], srclen, src, dst);
+    else
+        ncf_shuffle(params[0], srclen, src, dst);
+    *outlen = srclen;
     return NC_NOERR;
+}
+
+NCF_BOUND_PROTO(ncf_shuffle_bound)
+{
+    (void)nparams;
+    (void)params;
+    return srclen;
 }
 
 NCF_FILTER_PROTO(ncf_shuffle_filter)

@@ -26,16 +26,40 @@ set_param(size_t n, const unsigned *cd, SZ_com_t *p)
 NCF_INTO_PROTO(ncf_szip_into)
 {
     SZ_com_t p;
-    size_t out;
     const unsigned char *s = src;
-    if (!set_param(nparams, params, &p) || srclen < 4)
+    unsigned char *d = dst;
+    size_t out;
+    if (!set_param(nparams, params, &p))
         return NC_EFILTER;
-    if (ncf_le32(s) != dstlen)
-        return NC_EFILTER;
-    out = dstlen;
-    if (SZ_BufftoBuffDecompress(dst, &out, s + 4, srclen - 4, &p) != SZ_OK || out != dstlen)
-        return NC_EFILTER;
+    if (flags & NCF_REVERSE) {
+        size_t want;
+        if (srclen < 4)
+            return NC_EFILTER;
+        want = ncf_le32(s);
+        if (want > cap)
+            return NC_EFILTER;
+        out = want;
+        if (SZ_BufftoBuffDecompress(dst, &out, s + 4, srclen - 4, &p) != SZ_OK || out != want)
+            return NC_EFILTER;
+        *outlen = want;
+    } else {
+        if (srclen > 0xffffffffu || cap < 4)
+            return NC_EFILTER;
+        ncf_put_le32(d, (uint32_t)srclen);
+        /* As HDF5: the output may not exceed the input (optional filter). */
+        out = srclen < cap - 4 ? srclen : cap - 4;
+        if (SZ_BufftoBuffCompress(d + 4, &out, src, srclen, &p) != SZ_OK)
+            return NC_EFILTER;
+        *outlen = out + 4;
+    }
     return NC_NOERR;
+}
+
+NCF_BOUND_PROTO(ncf_szip_bound)
+{
+    (void)nparams;
+    (void)params;
+    return srclen + 4;
 }
 
 NCF_FILTER_PROTO(ncf_szip_filter)

@@ -62,16 +62,32 @@ dctx(void)
 
 NCF_INTO_PROTO(ncf_zstd_into)
 {
-    ZSTD_DCtx *d = dctx();
     size_t r;
+    if (flags & NCF_REVERSE) {
+        ZSTD_DCtx *d = dctx();
+        (void)nparams;
+        (void)params;
+        if (d == NULL)
+            return NC_ENOMEM;
+        r = ZSTD_decompressDCtx(d, dst, cap, src, srclen);
+    } else {
+        tl_state *s = tl_get();
+        int level = nparams >= 1 ? (int)params[0] : ZSTD_CLEVEL_DEFAULT;
+        if (s == NULL || (s->c == NULL && (s->c = ZSTD_createCCtx()) == NULL))
+            return NC_ENOMEM;
+        r = ZSTD_compressCCtx(s->c, dst, cap, src, srclen, level);
+    }
+    if (ZSTD_isError(r))
+        return NC_EFILTER;
+    *outlen = r;
+    return NC_NOERR;
+}
+
+NCF_BOUND_PROTO(ncf_zstd_bound)
+{
     (void)nparams;
     (void)params;
-    if (d == NULL)
-        return NC_ENOMEM;
-    r = ZSTD_decompressDCtx(d, dst, dstlen, src, srclen);
-    if (ZSTD_isError(r) || r != dstlen)
-        return NC_EFILTER;
-    return NC_NOERR;
+    return ZSTD_compressBound(srclen);
 }
 
 /* Decode a frame whose size the header does not give: stream, growing. */

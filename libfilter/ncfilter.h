@@ -89,10 +89,14 @@ typedef struct ncf_codec {
     const char *name;          /* HDF5 name ("deflate") */
     const char *codec;         /* numcodecs name ("zlib"), NULL if unknown */
     ncf_h5z_func filter;       /* both directions (H5Z_FLAG_REVERSE: decode) */
-    /* Optional fast path for a chain's last decode step: decode src into
-     * dst of exactly dstlen bytes; NC_EFILTER if the result is not dstlen. */
-    int (*decode_into)(size_t nparams, const unsigned *params, const void *src, size_t srclen,
-                       void *dst, size_t dstlen);
+    /* Optional direct forms (built-ins): decode (flags has H5Z_FLAG_REVERSE)
+     * or encode src into dst of cap bytes, *outlen the size produced;
+     * NC_EFILTER on bad data or when it does not fit.  With them the chain
+     * works in per-thread scratch buffers and the caller's buffer, with no
+     * allocation per chunk. */
+    int (*into)(unsigned flags, size_t nparams, const unsigned *params, const void *src, size_t srclen,
+                void *dst, size_t cap, size_t *outlen);
+    size_t (*encode_bound)(size_t nparams, const unsigned *params, size_t srclen);
     int can_encode;            /* H5Z_class2_t encoder_present */
     int can_decode;            /* H5Z_class2_t decoder_present */
     int builtin;               /* 1: compiled in; 0: from a plugin */
