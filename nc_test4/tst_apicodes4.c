@@ -1128,6 +1128,45 @@ sec_memory(void)
             }
         }
     }
+    /* NC_INMEMORY through the plain calls */
+    ncid = SI;
+    rc = nc_create(fpath("inmem"), cur_cmode | NC_CLOBBER | NC_INMEMORY, &ncid);
+    line("create(NC_INMEMORY)", rc, "%s", "");
+    if (rc == 0) {
+        nc_def_dim(ncid, "x", 2, NULL);
+        L("close(NC_INMEMORY)", nc_close(ncid));
+        rc = nc_open(fpath("inmem"), NC_NOWRITE, &ncid);
+        line("open(NC_INMEMORY file)", rc, "%s", "");
+        if (rc == 0) nc_close(ncid);
+    }
+    if (nc_create(fpath("inm2"), cur_cmode | NC_CLOBBER, &ncid) == 0) {
+        nc_def_dim(ncid, "x", 2, NULL);
+        nc_close(ncid);
+        /* nc_open(path, NC_INMEMORY): the reference crashes (it takes
+         * the path for an NC_memio): left out. */
+        rc = nc_open(fpath("inm2"), NC_WRITE | NC_DISKLESS | NC_INMEMORY, &ncid);
+        line("open(NC_DISKLESS|NC_INMEMORY)", rc, "%s", "");
+        if (rc == 0) nc_close(ncid);
+    }
+    {
+        NC_memio mio = {0, NULL, 0};
+        rc = nc_create_mem("cm", cur_cmode | NC_DISKLESS, 0, &ncid);
+        line("create_mem(NC_DISKLESS)", rc, "%s", "");
+        if (rc == 0) {
+            rc = nc_close_memio(ncid, &mio);
+            line("close_memio(NC_DISKLESS)", rc, "size>0=%d", mio.size > 0);
+            free(mio.memory);
+        }
+        rc = nc_close_memio(12345678, &mio);
+        line("close_memio(bad ncid)", rc, "%s", "");
+        if (nc_create(fpath("cm2"), cur_cmode | NC_CLOBBER, &ncid) == 0) {
+            NC_memio m2 = {SZ, NULL, 0};
+            rc = nc_close_memio(ncid, &m2);
+            line("close_memio(disk file)", rc, "size=%zu null=%d", m2.size, m2.memory == NULL);
+            if (rc != 0) nc_close(ncid);
+            else free(m2.memory);
+        }
+    }
     {
         unsigned char junk[512];
         memset(junk, 0, sizeof junk);

@@ -93,6 +93,17 @@ unlimdims_after_rename(void)
     nc_close(ncid);
 }
 
+/* NC_DISKLESS together with NC_INMEMORY (nc_create_mem, or nc_open with
+ * both): the reference says NC_EDISKLESS, ours NC_EINVAL (libdispatch's
+ * mode check). */
+static void
+diskless_inmemory(void)
+{
+    int ncid;
+    EXPECT(nc_create_mem("m", NC_NETCDF4 | NC_DISKLESS, 0, &ncid), NC_EDISKLESS);
+    EXPECT(nc_create_mem("m", NC_DISKLESS, 0, &ncid), NC_EDISKLESS);
+}
+
 int
 main(void)
 {
@@ -100,5 +111,6 @@ main(void)
     locked_memio();
     share_numrecs();
     unlimdims_after_rename();
+    diskless_inmemory();
     return nct_summary("tst_bugs4");
 }
