@@ -123,7 +123,7 @@ NC4_HDF5_create(const char *path, int cmode, size_t initialsz, int basepe,
     if (cmode & (NC_MMAP | NC_64BIT_OFFSET | NC_CDF5))
         return NC_EINVAL;
     if ((cmode & NC_DISKLESS) && (cmode & NC_INMEMORY))
-        return NC_EINVAL;
+        return NC_EDISKLESS;        /* nc_create_mem with NC_DISKLESS, as upstream */
     /* An existing path is refused before HDF5 sees it (upstream's order);
      * a memory file never looks at the disk. */
     if (!mem && (cmode & NC_NOCLOBBER) && access(path, F_OK) == 0)

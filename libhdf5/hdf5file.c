@@ -76,6 +76,48 @@ NC4_HDF5__enddef(int ncid, size_t h_minfree, size_t v_align, size_t v_minfree, s
     return nc4h5_enddef(f);
 }
 
+/* A reader's nc_sync: unlimited dims take the extents the datasets have
+ * now (another handle may have written records, as NC_SHARE expects;
+ * upstream asks the datasets at every length inquiry). */
+static void
+refresh_unlimited(NC4_file *f)
+{
+    nc4h5_lock();
+    for (size_t i = 0; i < f->ngrps; i++) {
+        NC4_grp *g = f->grps[i];
+        NC4H5_grp *hg = g->fmt;
+        for (size_t j = 0; j < g->vars.n; j++) {
+            NC4_var *v = (NC4_var *)g->vars.items[j];
+            NC4H5_var *hv = v->fmt;
+            hsize_t cur[H5S_MAX_RANK];
+            hid_t did, sid;
+            int unlim = 0, opened = 0;
+            for (int k = 0; k < v->ndims; k++)
+                unlim |= v->dims[k]->unlimited;
+            if (!unlim || !v->created || v->ndims > H5S_MAX_RANK)
+                continue;
+            if (hv && hv->did >= 0)
+                did = hv->did;
+            else if (hg && hg->gid >= 0 && v->hdr.stored_name &&
+                     (did = H5Dopen2(hg->gid, v->hdr.stored_name, H5P_DEFAULT)) >= 0)
+                opened = 1;
+            else
+                continue;
+            if ((sid = H5Dget_space(did)) >= 0) {
+                if (H5Sget_simple_extent_ndims(sid) == v->ndims &&
+                    H5Sget_simple_extent_dims(sid, cur, NULL) >= 0)
+                    for (int k = 0; k < v->ndims; k++)
+                        if (v->dims[k]->unlimited && cur[k] > v->dims[k]->len)
+                            v->dims[k]->len = (size_t)cur[k];
+                H5Sclose(sid);
+            }
+            if (opened)
+                H5Dclose(did);
+        }
+    }
+    nc4h5_unlock();
+}
+
 int
 NC4_HDF5_sync(int ncid)
 {
@@ -83,6 +125,10 @@ NC4_HDF5_sync(int ncid)
     int stat;
     if ((stat = nc4_find_grp(ncid, &f, NULL)))
         return stat;
+    if (f->readonly) {
+        refresh_unlimited(f);
+        return sync_file(f);
+    }
     if (f->indef) {
         if (f->classic_model)
             return NC_EINDEFINE;
@@ -234,9 +280,15 @@ close_file(NC4_file *f, int abort, NC_memio *memio)
         stat = nc4h5_flush(f);
     }
     nc4h5_lock();
-    if (hf && hf->fid >= 0 && !abort && memio && hf->mem == NC_INMEMORY &&
-        (s = take_image(hf->fid, memio)) && !stat)
-        stat = s;
+    if (hf && hf->fid >= 0 && !abort && memio && hf->mem == NC_INMEMORY) {
+        if (f->readonly && hf->memio.memory) {
+            /* Nothing changed: the caller's image comes back as given (the
+             * same buffer, as upstream; a locked one is the caller's anyway). */
+            *memio = hf->memio;
+            memio->flags = hf->memio_locked ? NC_MEMIO_LOCKED : 0;
+        } else if ((s = take_image(hf->fid, memio)) && !stat)
+            stat = s;
+    }
     close_ids(f);
     if (hf && hf->fid >= 0) {
         if (H5Fclose(hf->fid) < 0 && !stat)
