@@ -475,6 +475,37 @@ c_quantize(const char *path)
     OK(nc_close(ncid));
 }
 
+/* User types committed in one session, used and added to in the next. */
+typedef struct { int i; double d; } cid_t;
+
+static void
+c_reopen_types(const char *path)
+{
+    int ncid, x, v, g;
+    nc_type t, t2, t3;
+    short one = 1;
+    cid_t val[2] = {{1, 2}, {3, 4}};
+    MUST(nc_create(path, NC_NETCDF4 | NC_CLOBBER, &ncid));
+    MUST(nc_def_compound(ncid, sizeof(cid_t), "c_t", &t));
+    OK(nc_insert_compound(ncid, t, "i", offsetof(cid_t, i), NC_INT));
+    OK(nc_insert_compound(ncid, t, "d", offsetof(cid_t, d), NC_DOUBLE));
+    MUST(nc_def_dim(ncid, "x", 2, &x));
+    MUST(nc_def_var(ncid, "v", t, 1, &x, &v));
+    OK(nc_put_var(ncid, v, val));
+    OK(nc_close(ncid));
+    MUST(nc_open(path, NC_WRITE, &ncid));
+    MUST(nc_inq_typeid(ncid, "c_t", &t));
+    MUST(nc_def_grp(ncid, "g", &g));
+    OK(nc_def_vlen(g, "vl_t", t, &t2));
+    MUST(nc_def_enum(ncid, NC_SHORT, "e_t", &t3));
+    OK(nc_insert_enum(ncid, t3, "one", &one));
+    MUST(nc_def_var(g, "w", t, 1, &x, &v));
+    OK(nc_put_var(g, v, val));
+    OK(nc_def_var(ncid, "e", t3, 1, &x, &v));
+    OK(nc_put_att(ncid, NC_GLOBAL, "ca", t, 1, val));
+    OK(nc_close(ncid));
+}
+
 /* ---- memory and diskless files ------------------------------------------------------------------- */
 static void
 c_memory(const char *path)
@@ -514,7 +545,7 @@ static const struct {
     {"redef", c_redef},         {"rename", c_rename},     {"rename_def", c_rename_def},
     {"rename_coord", c_rename_coord}, {"rename_reform", c_rename_reform},
     {"rename_dim_coord", c_rename_dim_coord}, {"rename_both", c_rename_both},
-    {"reopen", c_reopen},
+    {"reopen", c_reopen},       {"reopen_types", c_reopen_types},
     {"unlim", c_unlim},         {"quantize", c_quantize},
     {"memory", c_memory},       {"diskless", c_diskless},
 };
