@@ -593,6 +593,25 @@ put_vars(int ncid, int varid, const size_t *startp, const size_t *countp,
         stat = NC_EHDFERR;
         goto done;
     }
+    if (var->xtype == NC_STRING && H5Tis_variable_str(mtid) <= 0) {
+        /* A fixed-size string dataset (pure HDF5 files): the caller's
+         * strings are packed, cut or padded with NULs, into its size. */
+        size_t fsize = H5Tget_size(mtid);
+        char *packed;
+        if (fsize == 0 || a.n > SIZE_MAX / fsize || (packed = calloc(a.n, fsize)) == NULL) {
+            stat = fsize == 0 ? NC_EHDFERR : NC_ENOMEM;
+            goto done;
+        }
+        for (size_t i = 0; i < a.n; i++) {
+            const char *str = ((char *const *)value)[i];
+            if (str != NULL)
+                strncpy(packed + i * fsize, str, fsize);
+        }
+        if (H5Dwrite(a.hv->did, mtid, msid, fsid, H5P_DEFAULT, packed) < 0)
+            stat = NC_EHDFERR;
+        free(packed);
+        goto done;
+    }
     if (H5Dwrite(a.hv->did, mtid, msid, fsid, H5P_DEFAULT, buf ? buf : value) < 0)
         stat = NC_EHDFERR;
 done:
