@@ -60,14 +60,16 @@ fail:
 }
 
 static int
-make_fcpl(hid_t *fcplp)
+make_fcpl(int cmode, hid_t *fcplp)
 {
     hid_t fcpl;
     if ((fcpl = H5Pcreate(H5P_FILE_CREATE)) < 0)
         return NC_EHDFERR;
+    /* NC_NOATTCREORD: attribute creation order not tracked (4.9's option). */
     if (H5Pset_obj_track_times(fcpl, 0) < 0 ||
         H5Pset_link_creation_order(fcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED) < 0 ||
-        H5Pset_attr_creation_order(fcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED) < 0) {
+        (!(cmode & NC_NOATTCREORD) &&
+         H5Pset_attr_creation_order(fcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED) < 0)) {
         H5Pclose(fcpl);
         return NC_EHDFERR;
     }
@@ -131,7 +133,7 @@ NC4_HDF5_create(const char *path, int cmode, size_t initialsz, int basepe,
     flags = (!mem && (cmode & NC_NOCLOBBER)) ? H5F_ACC_EXCL : H5F_ACC_TRUNC;
 
     nc4h5_lock();
-    if ((stat = make_fapl(cmode, initialsz, persist, &fapl)) || (stat = make_fcpl(&fcpl)))
+    if ((stat = make_fapl(cmode, initialsz, persist, &fapl)) || (stat = make_fcpl(cmode, &fcpl)))
         goto done;
     if ((fid = H5Fcreate(path, flags, fcpl, fapl)) < 0) {
         /* Upstream reports the likely cause, a path it may not write. */

@@ -197,6 +197,16 @@ dim_scale_id(NC4_dim *d, hid_t *dsidp)
     return dim_phony_id(d, dsidp);
 }
 
+/* Attribute creation order tracked on a new object's creation property
+ * list, unless the file was created or opened with NC_NOATTCREORD. */
+static herr_t
+set_att_order(NC4_file *f, hid_t cpl)
+{
+    if (f->cmode & NC_NOATTCREORD)
+        return 0;
+    return H5Pset_attr_creation_order(cpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED);
+}
+
 /* ---- hidden convention attributes -------------------------------------------------------- */
 
 /* Create or overwrite an int attribute; scalar when dims is NULL. */
@@ -345,7 +355,7 @@ write_groups_types(NC4_file *f, NC4_grp *g)
                 return NC_EHDFERR;
             if (H5Pset_obj_track_times(gcpl, 0) < 0 ||
                 H5Pset_link_creation_order(gcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED) < 0 ||
-                H5Pset_attr_creation_order(gcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED) < 0 ||
+                set_att_order(f, gcpl) < 0 ||
                 (h->gid = H5Gcreate2(pid, g->hdr.name, H5P_DEFAULT, gcpl, H5P_DEFAULT)) < 0) {
                 H5Pclose(gcpl);
                 return NC_EHDFERR;
@@ -431,7 +441,7 @@ create_phony(NC4_dim *d, hid_t gid)
     if ((dcpl = H5Pcreate(H5P_DATASET_CREATE)) < 0 || H5Pset_obj_track_times(dcpl, 0) < 0 ||
         (d->unlimited && H5Pset_chunk(dcpl, 1, chunk) < 0) ||
         (sid = H5Screate_simple(1, dims, maxdims)) < 0 ||
-        H5Pset_attr_creation_order(dcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED) < 0 ||
+        set_att_order(d->grp->file, dcpl) < 0 ||
         (h->dsid = H5Dcreate2(gid, d->hdr.name, H5T_IEEE_F32BE, sid, H5P_DEFAULT, dcpl,
                               H5P_DEFAULT)) < 0) {
         stat = NC_EHDFERR;
@@ -830,7 +840,7 @@ create_dataset(NC4_file *f, NC4_var *v, hid_t gid, int bad_order)
     if ((layout == NC_CONTIGUOUS && H5Pset_layout(dcpl, H5D_CONTIGUOUS) < 0) ||
         (layout == NC_COMPACT && H5Pset_layout(dcpl, H5D_COMPACT) < 0) ||
         (layout == NC_CHUNKED && H5Pset_chunk(dcpl, v->ndims, chunks) < 0) ||
-        H5Pset_attr_creation_order(dcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED) < 0) {
+        set_att_order(f, dcpl) < 0) {
         stat = NC_EHDFERR;
         goto done;
     }
@@ -1094,7 +1104,8 @@ write_metadata(NC4_file *f, NC4_grp *g, int bad_order)
     }
     for (size_t i = 0; i < g->dims.n; i++)
         ((NC4_dim *)g->dims.items[i])->dirty = 0;
-    if ((stat = attach_scales(g)))
+    /* NC_NODIMSCALE_ATTACH: upstream's option to leave scales unattached. */
+    if (!(f->cmode & NC_NODIMSCALE_ATTACH) && (stat = attach_scales(g)))
         return stat;
     g->dirty = 0;
     for (size_t i = 0; i < g->children.n; i++)

@@ -506,6 +506,40 @@ c_reopen_types(const char *path)
     OK(nc_close(ncid));
 }
 
+/* Upstream's create options: no attribute creation order, no scales attached. */
+static void
+c_modes(const char *path, int extra)
+{
+    int ncid, x, y, v, g, dims[2], one = 1;
+    MUST(nc_create(path, NC_NETCDF4 | NC_CLOBBER | extra, &ncid));
+    MUST(nc_def_dim(ncid, "x", 3, &x));
+    MUST(nc_def_dim(ncid, "y", 2, &y));
+    MUST(nc_def_var(ncid, "x", NC_FLOAT, 1, &x, &v));
+    dims[0] = y;
+    dims[1] = x;
+    MUST(nc_def_var(ncid, "v", NC_INT, 2, dims, &v));
+    OK(nc_put_att_int(ncid, v, "zz", NC_INT, 1, &one));
+    OK(nc_put_att_int(ncid, v, "aa", NC_INT, 1, &one));
+    OK(nc_put_att_int(ncid, NC_GLOBAL, "zz", NC_INT, 1, &one));
+    OK(nc_put_att_int(ncid, NC_GLOBAL, "aa", NC_INT, 1, &one));
+    MUST(nc_def_grp(ncid, "g", &g));
+    OK(nc_put_att_int(g, NC_GLOBAL, "zz", NC_INT, 1, &one));
+    OK(nc_put_att_int(g, NC_GLOBAL, "aa", NC_INT, 1, &one));
+    OK(nc_close(ncid));
+}
+
+static void
+c_noattcreord(const char *path)
+{
+    c_modes(path, NC_NOATTCREORD);
+}
+
+static void
+c_nodimscale(const char *path)
+{
+    c_modes(path, NC_NODIMSCALE_ATTACH);
+}
+
 /* ---- memory and diskless files ------------------------------------------------------------------- */
 static void
 c_memory(const char *path)
@@ -546,6 +580,7 @@ static const struct {
     {"rename_coord", c_rename_coord}, {"rename_reform", c_rename_reform},
     {"rename_dim_coord", c_rename_dim_coord}, {"rename_both", c_rename_both},
     {"reopen", c_reopen},       {"reopen_types", c_reopen_types},
+    {"noattcreord", c_noattcreord}, {"nodimscale", c_nodimscale},
     {"unlim", c_unlim},         {"quantize", c_quantize},
     {"memory", c_memory},       {"diskless", c_diskless},
 };
