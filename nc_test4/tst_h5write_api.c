@@ -230,6 +230,33 @@ t_implicit_enddef(void)
     OK(nc_close(ncid));
 }
 
+/* A dim renamed onto the name of a variable that does not use it: the
+ * variable moves to _nc4_non_coord_<name> and keeps its data.  (The
+ * reference fails the close with NC_EHDFERR: ours only.) */
+static void
+t_rename_clash(void)
+{
+#ifndef NCT_REFERENCE_BUILD
+    int ncid, a, c, w, vals[2] = {4, 5}, back[2] = {0, 0}, varid = -1;
+    size_t len = 0;
+    MUST(nc_create(F1, NC_NETCDF4 | NC_CLOBBER, &ncid));
+    OK(nc_def_dim(ncid, "a", 2, &a));
+    OK(nc_def_dim(ncid, "c", 3, &c));
+    OK(nc_def_var(ncid, "w", NC_INT, 1, &a, &w));
+    OK(nc_put_var_int(ncid, w, vals));
+    OK(nc_rename_dim(ncid, c, "w"));
+    OK(nc_close(ncid));
+    MUST(nc_open(F1, NC_NOWRITE, &ncid));
+    OK(nc_inq_varid(ncid, "w", &varid));
+    OK(nc_get_var_int(ncid, varid, back));
+    CHECK(back[0] == 4 && back[1] == 5, "data %d %d", back[0], back[1]);
+    OK(nc_inq_dimid(ncid, "w", &c));
+    OK(nc_inq_dimlen(ncid, c, &len));
+    CHECK(len == 3, "dim w length %zu", len);
+    OK(nc_close(ncid));
+#endif
+}
+
 int
 main(void)
 {
@@ -240,6 +267,7 @@ main(void)
     t_memio_write();
     t_storage_limits();
     t_implicit_enddef();
+    t_rename_clash();
     remove(F1);
     remove(F2);
     return nct_summary("tst_h5write_api");

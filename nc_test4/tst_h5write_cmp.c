@@ -378,6 +378,26 @@ c_rename_both(const char *path)
     OK(nc_close(ncid));
 }
 
+/* A dim renamed to the name of a variable along it: the variable becomes
+ * its coordinate variable. */
+static void
+c_rename_dim_reform(const char *path)
+{
+    int ncid, a, c, v, w;
+    MUST(nc_create(path, NC_NETCDF4 | NC_CLOBBER, &ncid));
+    MUST(nc_def_dim(ncid, "a", 2, &a));
+    MUST(nc_def_dim(ncid, "c", 3, &c));
+    MUST(nc_def_var(ncid, "b", NC_INT, 1, &a, &v));
+    MUST(nc_def_var(ncid, "w", NC_INT, 1, &a, &w));
+    MUST(nc_enddef(ncid));
+    OK(nc_rename_dim(ncid, a, "b"));
+    /* Renaming c to "w" as well makes the reference's close fail
+     * (NC_EHDFERR: the phony dataset's name is taken); ours stores the
+     * variable as _nc4_non_coord_w.  Not compared. */
+    (void)c;
+    OK(nc_close(ncid));
+}
+
 /* A dim renamed away from its coordinate variable. */
 static void
 c_rename_dim_coord(const char *path)
@@ -579,6 +599,7 @@ static const struct {
     {"redef", c_redef},         {"rename", c_rename},     {"rename_def", c_rename_def},
     {"rename_coord", c_rename_coord}, {"rename_reform", c_rename_reform},
     {"rename_dim_coord", c_rename_dim_coord}, {"rename_both", c_rename_both},
+    {"rename_dim_reform", c_rename_dim_reform},
     {"reopen", c_reopen},       {"reopen_types", c_reopen_types},
     {"noattcreord", c_noattcreord}, {"nodimscale", c_nodimscale},
     {"unlim", c_unlim},         {"quantize", c_quantize},
