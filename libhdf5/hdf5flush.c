@@ -538,7 +538,8 @@ remove_phony(NC4_file *f, NC4_dim *d)
     h->dsid = -1;
     if ((stat = grp_id(d->grp, &gid)))
         return stat;
-    if (H5Ldelete(gid, d->hdr.stored_name, H5P_DEFAULT) < 0)
+    /* The reader may hand over an open phony without its stored name. */
+    if (H5Ldelete(gid, d->hdr.stored_name ? d->hdr.stored_name : d->hdr.name, H5P_DEFAULT) < 0)
         return NC_EDIMMETA;
     free(d->hdr.stored_name);
     d->hdr.stored_name = NULL;
@@ -576,16 +577,14 @@ write_dim(NC4_file *f, NC4_dim *d, hid_t gid, int bad_order)
 static int
 var_hdf5_name(NC4_var *v, char *buf, size_t size)
 {
-    NC4_dim *d;
-    if (!v->is_coord && (d = (NC4_dim *)nc4_index_find(&v->grp->dims, v->hdr.name)) != NULL) {
-        (void)d;
+    if (!v->is_coord && nc4_index_find(&v->grp->dims, v->hdr.name) != NULL)
         snprintf(buf, size, "%s%s", NC4H5_NON_COORD, v->hdr.name);
-    } else
+    else
         snprintf(buf, size, "%s", v->hdr.name);
     return NC_NOERR;
 }
 
-/* Upstream's default fill values of the atomic types (user types have none). */
+/* Upstream's default fill values of the atomic types; 0 for other types. */
 static int
 default_fill(nc_type xtype, void *fill)
 {
