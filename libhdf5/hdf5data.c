@@ -369,6 +369,12 @@ get_vars(int ncid, int varid, const size_t *startp, const size_t *countp,
     }
     if (a.n == 0)
         goto done;
+    /* Only numbers convert (ncx_convert's NC_EBADTYPE), checked before any
+     * string or vlen memory is allocated by the read. */
+    if (a.convert && (var->xtype > NC_UINT64 || a.memtype > NC_UINT64)) {
+        stat = NC_EBADTYPE;
+        goto done;
+    }
     size = nc4_type_size(a.f, var->xtype);
     if (size == 0) {
         stat = NC_EBADTYPE;

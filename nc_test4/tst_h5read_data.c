@@ -42,10 +42,12 @@ show_ll(const char *what, const long long *v, size_t n)
 static void
 conversions(const char *path, int cmode)
 {
-    static const nc_type types[] = {NC_BYTE, NC_UBYTE, NC_SHORT, NC_USHORT, NC_INT,
-                                    NC_UINT, NC_INT64, NC_UINT64, NC_FLOAT, NC_DOUBLE};
-    const int nt = (cmode & NC_CLASSIC_MODEL) ? 6 : 10;
-    int ncid, dim, varids[10];
+    static const nc_type all[] = {NC_BYTE, NC_UBYTE, NC_SHORT, NC_USHORT, NC_INT,
+                                  NC_UINT, NC_INT64, NC_UINT64, NC_FLOAT, NC_DOUBLE};
+    static const nc_type classic[] = {NC_BYTE, NC_SHORT, NC_INT, NC_FLOAT, NC_DOUBLE};
+    const nc_type *types = (cmode & NC_CLASSIC_MODEL) ? classic : all;
+    const int nt = (cmode & NC_CLASSIC_MODEL) ? 5 : 10;
+    int ncid, dim, varids[10] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
     size_t start[1] = {0}, count[1] = {6};
     double dv[6] = {-1e30, -129.5, -1, 0, 255.5, 4e9};
     long long llv[6] = {-5000000000LL, -129, -1, 1, 256, 70000};
