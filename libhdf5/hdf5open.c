@@ -457,8 +457,15 @@ typedef struct {
     int nomem;
 } name_list;
 
+/* H5Literate's link info type (HDF5 1.12 renamed the iteration API). */
+#if H5_VERSION_GE(1, 12, 0)
+typedef H5L_info2_t link_info_t;
+#else
+typedef H5L_info_t link_info_t;
+#endif
+
 static herr_t
-collect_cb(hid_t gid, const char *name, const H5L_info_t *info, void *data)
+collect_cb(hid_t gid, const char *name, const link_info_t *info, void *data)
 {
     name_list *l = (name_list *)data;
     (void)gid;
