@@ -1211,6 +1211,70 @@ done:
     return stat;
 }
 
+/* ---- read-only memory images in place ----------------------------------------------
+ * HDF5's core driver asks for a buffer and copies the image into it, once
+ * for the property list and once at open.  For a read-only open these
+ * callbacks hand it the caller's buffer itself (udata: the file's NC_memio),
+ * copy nothing and free nothing: the caller keeps the buffer until nc_close,
+ * as nc_open_mem requires. */
+static void *
+inplace_malloc(size_t size, H5FD_file_image_op_t op, void *udata)
+{
+    NC_memio *m = (NC_memio *)udata;
+    (void)op;
+    return size == m->size ? m->memory : NULL;
+}
+
+static void *
+inplace_memcpy(void *dest, const void *src, size_t size, H5FD_file_image_op_t op, void *udata)
+{
+    NC_memio *m = (NC_memio *)udata;
+    (void)op;
+    /* Only the copy of the buffer onto itself is expected. */
+    return (dest == m->memory && src == m->memory && size <= m->size) ? dest : NULL;
+}
+
+static void *
+inplace_realloc(void *ptr, size_t size, H5FD_file_image_op_t op, void *udata)
+{
+    (void)ptr; (void)size; (void)op; (void)udata;
+    return NULL;   /* read-only: never grows */
+}
+
+static herr_t
+inplace_free(void *ptr, H5FD_file_image_op_t op, void *udata)
+{
+    (void)ptr; (void)op; (void)udata;
+    return 0;      /* the caller's */
+}
+
+static void *
+inplace_udata_copy(void *udata)
+{
+    return udata;  /* shared, lives in the file's fmt state */
+}
+
+static herr_t
+inplace_udata_free(void *udata)
+{
+    (void)udata;
+    return 0;
+}
+
+static herr_t
+set_inplace_image(hid_t fapl, NC_memio *m)
+{
+    H5FD_file_image_callbacks_t cb;
+    cb.image_malloc = inplace_malloc;
+    cb.image_memcpy = inplace_memcpy;
+    cb.image_realloc = inplace_realloc;
+    cb.image_free = inplace_free;
+    cb.udata_copy = inplace_udata_copy;
+    cb.udata_free = inplace_udata_free;
+    cb.udata = m;
+    return H5Pset_file_image_callbacks(fapl, &cb);
+}
+
 /* ---- the open slot ------------------------------------------------------------------ */
 
 int
@@ -1272,8 +1336,12 @@ NC4_HDF5_open(const char *path, int mode, int basepe, size_t *chunksizehintp,
         hf->mem = NC_INMEMORY;
         hf->memio = *memio;
         hf->memio_locked = (memio->flags & NC_MEMIO_LOCKED) != 0;
-        /* HDF5 works on its own copy of the image (H5Pset_file_image). */
+        /* Read-only: HDF5 reads the caller's buffer in place (callbacks
+         * that neither copy nor free it).  Writable: HDF5 works on its own
+         * copy, which may grow. */
         if (H5Pset_fapl_core(fapl, 65536, 0) < 0 ||
+            (!(mode & NC_WRITE) &&
+             set_inplace_image(fapl, &hf->memio) < 0) ||
             H5Pset_file_image(fapl, memio->memory, memio->size) < 0) {
             stat = NC_EHDFERR;
             goto fail;
