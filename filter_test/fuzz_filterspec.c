@@ -4,7 +4,8 @@
  * Input: a filter-spec list (ncaux_h5filterspec_parselist syntax) up to the
  * first newline, then one mask byte, then raw chunk bytes.  A spec that
  * parses and names runnable filters builds a chain (type size 4) which
- * decodes the chunk into a 4096-byte buffer.  Any result code is fine;
+ * decodes the chunk into a 4096-byte buffer, then encodes it and checks
+ * that it decodes back to itself.  Any result code is fine;
  * crashes, leaks, overruns and undefined behaviour are not.
  *   cmake -S . -B build-fuzz -DNETCDF_ENABLE_FUZZ=ON -DCMAKE_C_COMPILER=clang
  *   build-fuzz/filter_test/fuzz_filterspec -max_total_time=600 filter_test/corpus_filterspec
@@ -45,6 +46,19 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 const uint8_t *raw = nl + 2;
                 size_t rawlen = size - (size_t)(raw - data);
                 (void)ncf_chain_decode(chain, nl[1], raw, rawlen, out, sizeof(out));
+                /* Round trip: whatever encodes must decode to itself. */
+                if (rawlen <= sizeof(out)) {
+                    void *enc = NULL;
+                    size_t enclen = 0;
+                    unsigned mask = 0;
+                    if (ncf_chain_encode(chain, raw, rawlen, &enc, &enclen, &mask) == NC_NOERR) {
+                        static unsigned char back[4096];
+                        if (ncf_chain_decode(chain, mask, enc, enclen, back, rawlen) != NC_NOERR
+                            || memcmp(back, raw, rawlen) != 0)
+                            abort();
+                    }
+                    free(enc);
+                }
             }
             ncf_chain_free(chain);
         }
