@@ -199,6 +199,9 @@ nc_create_mem(const char *path, int mode, size_t initialsize, int *ncidp)
 {
     if (mode & NC_MMAP)
         return NC_EINVAL;
+    /* An image in memory cannot also be a diskless file (upstream's code). */
+    if (mode & NC_DISKLESS)
+        return NC_EDISKLESS;
     return NC_create(path, mode | NC_INMEMORY, initialsize, 0, NULL, NULL, ncidp);
 }
 
@@ -257,6 +260,10 @@ NC_close(int ncid, NC_memio *memio)
     int stat;
     if ((stat = NC_check_id(ncid, &nc)))
         return stat;
+    /* Closing goes through the root group's id; a subgroup's id is refused
+     * and the file stays open, as upstream (nc_abort takes any group). */
+    if ((ncid & NC_GRP_MASK) != 0)
+        return NC_EBADGRPID;
     /* A format releases its state even when closing fails (the file may be
      * half-written, but it is closed), so the record goes too: keeping it
      * would leave an ncid pointing at freed state. */
