@@ -9,6 +9,7 @@
  * give identical bytes.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -383,6 +384,76 @@ test_pool(void)
     free(d);
 }
 
+/* Several threads share one pool (as files on different threads share the
+ * library's pool): every batch completes with the right bytes. */
+typedef struct shared_arg {
+    ncf_pool *pool;
+    const ncf_chain *chain;
+    const unsigned char *data;
+    int bad;
+} shared_arg;
+
+static void *
+shared_caller(void *v)
+{
+    shared_arg *a = v;
+    enum { N = 9, CH = 20000 };
+    int r;
+    for (r = 0; r < 20 && !a->bad; r++) {
+        ncf_job jobs[N];
+        unsigned char back[N * CH];
+        size_t i;
+        memset(jobs, 0, sizeof(jobs));
+        for (i = 0; i < N; i++) {
+            jobs[i].src = a->data + i * CH;
+            jobs[i].srclen = CH;
+        }
+        if (ncf_chain_encode_batch(a->chain, a->pool, N, jobs))
+            a->bad = 1;
+        for (i = 0; i < N; i++) {
+            jobs[i].src = jobs[i].out;
+            jobs[i].srclen = jobs[i].outlen;
+            jobs[i].mask = jobs[i].outmask;
+            jobs[i].dst = back + i * CH;
+            jobs[i].dstlen = CH;
+        }
+        if (!a->bad && (ncf_chain_decode_batch(a->chain, a->pool, N, jobs) || memcmp(back, a->data, sizeof(back))))
+            a->bad = 1;
+        for (i = 0; i < N; i++)
+            free(jobs[i].out);
+    }
+    return NULL;
+}
+
+static void
+test_shared_pool(void)
+{
+    unsigned two = 2, lvl = 3;
+    ncf_filter_spec s[2] = {{2, 0, 1, &two}, {32015, 0, 1, &lvl}};
+    ncf_chain *c;
+    ncf_pool *p;
+    pthread_t th[4];
+    shared_arg args[4];
+    unsigned char *d = make_data(9 * 20000, 1, 21);
+    int i;
+    OK(ncf_chain_create(2, s, 2, &c));
+    OK(ncf_pool_create(3, &p));
+    for (i = 0; i < 4; i++) {
+        args[i].pool = p;
+        args[i].chain = c;
+        args[i].data = d;
+        args[i].bad = 0;
+        pthread_create(&th[i], NULL, shared_caller, &args[i]);
+    }
+    for (i = 0; i < 4; i++) {
+        pthread_join(th[i], NULL);
+        CHECK(!args[i].bad, "caller %d on the shared pool", i);
+    }
+    ncf_pool_free(p);
+    ncf_chain_free(c);
+    free(d);
+}
+
 static void
 test_registry(void)
 {
@@ -457,6 +528,7 @@ main(void)
     test_zlib_compat();
     test_corrupt();
     test_pool();
+    test_shared_pool();
     ncf_finalize();
     return nct_summary("tst_codecs");
 }
