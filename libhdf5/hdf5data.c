@@ -25,6 +25,7 @@
 #include <string.h>
 #include "hdf5int.h"
 #include "ncx.h"
+#include "ncfilter.h"
 
 /* Native memory type for the values of var as they are in memory when
  * no conversion is asked (strings and chars: the dataset's own string type,
@@ -569,6 +570,22 @@ put_vars(int ncid, int varid, const size_t *startp, const size_t *countp,
         if (stat)
             goto out;
         nc4h5_lock();
+    }
+    if (var->quantize_mode && (var->xtype == NC_FLOAT || var->xtype == NC_DOUBLE)) {
+        /* Quantize a copy in the file type (the caller's data stays as given),
+         * leaving the variable's fill value alone, as upstream does. */
+        if (buf == NULL) {
+            if (a.n > SIZE_MAX / size || (buf = malloc(a.n * size)) == NULL) {
+                stat = NC_ENOMEM;
+                goto done;
+            }
+            memcpy(buf, value, a.n * size);
+        }
+        stat = var->xtype == NC_FLOAT
+                   ? ncf_quantize_float(var->quantize_mode, var->nsd, var->fill_value, buf, a.n)
+                   : ncf_quantize_double(var->quantize_mode, var->nsd, var->fill_value, buf, a.n);
+        if (stat)
+            goto done;
     }
     if (extend) {
         if (H5Dset_extent(a.hv->did, ext) < 0) {

@@ -1066,6 +1066,29 @@ resolve_types(open_ctx *c)
 }
 
 /* Make the variables of group gi. */
+/* The quantize setting a file records in the attribute upstream writes (it
+ * stays visible as an ordinary attribute too). */
+static void
+read_quantize(NC4_var *var)
+{
+    static const struct { const char *name; int mode; } q[] = {
+        {"_QuantizeBitGroomNumberOfSignificantDigits", NC_QUANTIZE_BITGROOM},
+        {"_QuantizeGranularBitRoundNumberOfSignificantDigits", NC_QUANTIZE_GRANULARBR},
+        {"_QuantizeBitRoundNumberOfSignificantBits", NC_QUANTIZE_BITROUND},
+    };
+    if (var->xtype != NC_FLOAT && var->xtype != NC_DOUBLE)
+        return;
+    for (size_t i = 0; i < sizeof q / sizeof q[0]; i++) {
+        NC4_att *a = (NC4_att *)nc4_index_find(&var->atts, q[i].name);
+        if (a != NULL && a->len == 1 && a->data != NULL &&
+            (a->xtype == NC_INT || a->xtype == NC_UINT)) {
+            var->quantize_mode = q[i].mode;
+            var->nsd = *(const int *)a->data;
+            return;
+        }
+    }
+}
+
 static int
 make_vars(open_ctx *c, size_t gi)
 {
@@ -1134,6 +1157,7 @@ make_vars(open_ctx *c, size_t gi)
                 var->dims[d]->len = (size_t)n->dims[d];
         if ((stat = nc4h5_read_atts(f, gn->g, var, hv->did)))
             return stat;
+        read_quantize(var);
     }
     return stat;
 }

@@ -8,13 +8,11 @@ add_test(NAME tst_h5write_cmp
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/tst_h5write_cmp.sh $<TARGET_FILE:tst_h5write_cmp> ${_h5w_ref}
   WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 set_tests_properties(tst_h5write_cmp PROPERTIES LABELS "hdf5;interop" SKIP_RETURN_CODE 77 TIMEOUT 600)
-# Quantized data (the data path does not quantize yet).
-if(NCT_NC4_PENDING)
+# Quantized data: attributes, values and the setting read back.
   add_test(NAME tst_h5write_cmp_quantize
     COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/tst_h5write_cmp.sh $<TARGET_FILE:tst_h5write_cmp> ${_h5w_ref} quantize
     WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
   set_tests_properties(tst_h5write_cmp_quantize PROPERTIES LABELS "hdf5;interop" SKIP_RETURN_CODE 77 TIMEOUT 300)
-endif()
 
 # Lifecycle of a file (create modes, define mode, abort, memory/diskless,
 # HDF5 limits): the same program must pass against ours and the reference.
