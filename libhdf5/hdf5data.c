@@ -328,6 +328,108 @@ done:
     return stat;
 }
 
+/* ---- strided reads straight from the chunks ---------------------------------
+ * For a read-only file whose chunked dataset has no filters and whose file
+ * type is the memory type, each chunk the request touches is read raw
+ * (H5Dread_chunk) into one small reused buffer and the wanted elements are
+ * gathered from it.  This skips HDF5's chunk cache, which would otherwise
+ * allocate (and fault in) a fresh buffer for every chunk, and chunks that
+ * the stride steps over entirely are never read.  Read-only only: a
+ * writable file could have newer data in the chunk cache.  *done stays 0
+ * when this path does not apply (or a chunk is not stored), and the caller
+ * falls back to the box reads. */
+#define CHUNK_GATHER_MAX ((size_t)64 << 20)
+
+static int
+chunk_gather_read(const access_t *a, int nd, hid_t did, hid_t ftid, hid_t mtid, size_t size,
+                  unsigned char *out, int *done)
+{
+    hsize_t cd[H5S_MAX_RANK], ci[H5S_MAX_RANK], clo[H5S_MAX_RANK], chi[H5S_MAX_RANK];
+    hsize_t off[H5S_MAX_RANK], klo[H5S_MAX_RANK], khi[H5S_MAX_RANK], k[H5S_MAX_RANK];
+    size_t ostride[H5S_MAX_RANK], cstride[H5S_MAX_RANK], csize = size;
+    unsigned char *cbuf;
+    hid_t dcpl;
+    int ok;
+
+    *done = 0;
+    if (!a->f->readonly || nd < 1 || H5Tequal(ftid, mtid) <= 0)
+        return NC_NOERR;
+    if ((dcpl = H5Dget_create_plist(did)) < 0)
+        return NC_NOERR;
+    ok = H5Pget_layout(dcpl) == H5D_CHUNKED && H5Pget_nfilters(dcpl) == 0 &&
+         H5Pget_chunk(dcpl, nd, cd) == nd;
+    H5Pclose(dcpl);
+    if (!ok)
+        return NC_NOERR;
+    for (int d = 0; d < nd; d++) {
+        if (cd[d] == 0 || csize > CHUNK_GATHER_MAX / cd[d])
+            return NC_NOERR;
+        csize *= (size_t)cd[d];
+    }
+    ostride[nd - 1] = cstride[nd - 1] = 1;
+    for (int d = nd - 2; d >= 0; d--) {
+        ostride[d] = ostride[d + 1] * (size_t)a->count[d + 1];
+        cstride[d] = cstride[d + 1] * (size_t)cd[d + 1];
+    }
+    for (int d = 0; d < nd; d++) {
+        clo[d] = a->start[d] / cd[d];
+        chi[d] = (a->start[d] + (a->count[d] - 1) * a->stride[d]) / cd[d];
+        ci[d] = clo[d];
+    }
+    if ((cbuf = malloc(csize)) == NULL)
+        return NC_ENOMEM;
+    for (;;) {
+        int empty = 0;
+        /* The request's indices k in [klo, khi) that fall in this chunk. */
+        for (int d = 0; d < nd && !empty; d++) {
+            hsize_t co = ci[d] * cd[d], last = co + cd[d] - 1;
+            off[d] = co;
+            klo[d] = co <= a->start[d] ? 0 : (co - a->start[d] + a->stride[d] - 1) / a->stride[d];
+            khi[d] = (last - a->start[d]) / a->stride[d] + 1;
+            if (khi[d] > a->count[d])
+                khi[d] = a->count[d];
+            empty = klo[d] >= khi[d];
+        }
+        if (!empty) {
+            uint32_t filters = 0;
+            size_t n = (size_t)(khi[nd - 1] - klo[nd - 1]);
+            if (H5Dread_chunk(did, H5P_DEFAULT, off, &filters, cbuf) < 0) {
+                free(cbuf);
+                return NC_NOERR;     /* not stored: the box path fills it */
+            }
+            for (int d = 0; d < nd; d++)
+                k[d] = klo[d];
+            for (;;) {
+                size_t soff = 0, doff = 0;
+                for (int d = 0; d < nd; d++) {
+                    soff += (size_t)(a->start[d] + k[d] * a->stride[d] - off[d]) * cstride[d];
+                    doff += (size_t)k[d] * ostride[d];
+                }
+                gather_row(out + doff * size, cbuf + soff * size, n, (size_t)a->stride[nd - 1], size);
+                int d = nd - 2;
+                for (; d >= 0; d--) {
+                    if (++k[d] < khi[d])
+                        break;
+                    k[d] = klo[d];
+                }
+                if (d < 0)
+                    break;
+            }
+        }
+        int d = nd - 1;
+        for (; d >= 0; d--) {
+            if (++ci[d] <= chi[d])
+                break;
+            ci[d] = clo[d];
+        }
+        if (d < 0)
+            break;
+    }
+    free(cbuf);
+    *done = 1;
+    return NC_NOERR;
+}
+
 static int
 get_vars(int ncid, int varid, const size_t *startp, const size_t *countp,
          const ptrdiff_t *stridep, void *value, nc_type memtype)
@@ -399,7 +501,11 @@ get_vars(int ncid, int varid, const size_t *startp, const size_t *countp,
         memset(buf, 0, a.n * size);
     if (nin > 0 && !partial && !fixed_str && var->ndims > 0 &&
         !nc4_type_has_pointers(a.f, var->xtype) && gather_worth(&a, var->ndims, size)) {
-        if ((stat = gather_read(&a, var->ndims, a.hv->did, mtid, size, buf)))
+        int done_direct = 0;
+        if ((stat = chunk_gather_read(&a, var->ndims, a.hv->did, ftid, mtid, size, buf,
+                                      &done_direct)))
+            goto done;
+        if (!done_direct && (stat = gather_read(&a, var->ndims, a.hv->did, mtid, size, buf)))
             goto done;
     } else if (nin > 0) {
         if (var->ndims == 0) {
