@@ -766,8 +766,7 @@ create_dataset(NC4_file *f, NC4_var *v, hid_t gid, int bad_order)
         return NC_ENOMEM;
     if (v->ndims > H5S_MAX_RANK)
         return NC_EMAXDIMS;
-    if ((dcpl = H5Pcreate(H5P_DATASET_CREATE)) < 0 || (dapl = H5Pcreate(H5P_DATASET_ACCESS)) < 0 ||
-        H5Pset_obj_track_times(dcpl, 0) < 0) {
+    if ((dcpl = H5Pcreate(H5P_DATASET_CREATE)) < 0 || H5Pset_obj_track_times(dcpl, 0) < 0) {
         stat = NC_EHDFERR;
         goto done;
     }
@@ -843,13 +842,17 @@ create_dataset(NC4_file *f, NC4_var *v, hid_t gid, int bad_order)
         stat = NC_EHDFERR;
         goto done;
     }
+    /* An access list only when a cache is set: one less property list
+     * made and freed per variable at enddef. */
     if (layout == NC_CHUNKED && v->cache_size &&
-        H5Pset_chunk_cache(dapl, v->cache_nelems, v->cache_size, v->cache_preemption) < 0) {
+        ((dapl = H5Pcreate(H5P_DATASET_ACCESS)) < 0 ||
+         H5Pset_chunk_cache(dapl, v->cache_nelems, v->cache_size, v->cache_preemption) < 0)) {
         stat = NC_EHDFERR;
         goto done;
     }
     var_hdf5_name(v, name, sizeof name);
-    if ((h->did = H5Dcreate2(gid, name, tid, sid, H5P_DEFAULT, dcpl, dapl)) < 0) {
+    if ((h->did = H5Dcreate2(gid, name, tid, sid, H5P_DEFAULT, dcpl,
+                             dapl >= 0 ? dapl : H5P_DEFAULT)) < 0) {
         stat = NC_EHDFERR;
         goto done;
     }
