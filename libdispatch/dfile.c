@@ -53,6 +53,9 @@ check_create_mode(int cmode)
         return NC_EINVAL;
     if ((cmode & NC_MMAP) && (cmode & NC_INMEMORY))
         return NC_EINVAL;
+    /* An image in memory cannot also be a diskless file (upstream's code). */
+    if ((cmode & NC_DISKLESS) && (cmode & NC_INMEMORY))
+        return NC_EDISKLESS;
     if (cmode & NC_MPIIO)
         return NC_ENOPAR;
     return NC_NOERR;
@@ -143,6 +146,8 @@ NC_open(const char *path0, int omode, int basepe, size_t *chunksizehintp,
         return NC_EURL;
     if (omode & NC_MPIIO)
         return NC_ENOPAR;
+    if ((omode & NC_DISKLESS) && (omode & NC_INMEMORY))
+        return NC_EDISKLESS;
     if ((stat = NC_infer_url(path0, &isurl, &m, &path)))
         return stat;
     if (isurl) {
@@ -199,9 +204,6 @@ nc_create_mem(const char *path, int mode, size_t initialsize, int *ncidp)
 {
     if (mode & NC_MMAP)
         return NC_EINVAL;
-    /* An image in memory cannot also be a diskless file (upstream's code). */
-    if (mode & NC_DISKLESS)
-        return NC_EDISKLESS;
     return NC_create(path, mode | NC_INMEMORY, initialsize, 0, NULL, NULL, ncidp);
 }
 
