@@ -24,6 +24,9 @@ run_suite release -DCMAKE_BUILD_TYPE=Release
 # The sanitizer pass leaves out the `slow` label (long differential sweeps,
 # already run above) to keep the whole run within CI's time.
 CTEST_ARGS="$* -LE slow"
+# HDF5 1.10.8 leaks its own free-list blocks when it fails on a corrupt file
+# (docs/hdf5-fuzz.md); leaks allocated inside libhdf5 are not ours.
+LSAN_OPTIONS=suppressions=$PWD/fuzz/lsan_hdf5.supp \
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     run_suite sanitize -DCMAKE_BUILD_TYPE=Debug -DNETCDF_ENABLE_SANITIZERS=ON
 

@@ -527,7 +527,18 @@ walk_group(open_ctx *c, size_t gi, int depth)
             return NC_ECANTWRITE;
         index = H5_INDEX_NAME;
     }
-    if (H5Literate(gid, index, H5_ITER_INC, &idx, collect_cb, &l) < 0) {
+    /* In a group with dense link storage and an indexed creation order, the
+     * native order of that index is increasing creation order, and HDF5
+     * walks its B-tree directly; asked for H5_ITER_INC it builds and frees a
+     * table of every link instead, which crashes inside HDF5 1.10.8 on a
+     * corrupt link (docs/hdf5-fuzz.md) and costs more. */
+    H5_iter_order_t iter = H5_ITER_INC;
+    if (index == H5_INDEX_CRT_ORDER && (order & H5P_CRT_ORDER_INDEXED)) {
+        H5G_info_t ginfo;
+        if (H5Gget_info(gid, &ginfo) >= 0 && ginfo.storage_type == H5G_STORAGE_TYPE_DENSE)
+            iter = H5_ITER_NATIVE;
+    }
+    if (H5Literate(gid, index, iter, &idx, collect_cb, &l) < 0) {
         stat = l.nomem ? NC_ENOMEM : NC_EHDFERR;
         goto done;
     }

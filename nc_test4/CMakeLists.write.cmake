@@ -7,12 +7,14 @@ set(_h5w_ref "$<IF:$<BOOL:${_nc4_have_ref}>,${CMAKE_CURRENT_BINARY_DIR}/ref_tst_
 add_test(NAME tst_h5write_cmp
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/tst_h5write_cmp.sh $<TARGET_FILE:tst_h5write_cmp> ${_h5w_ref}
   WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
-set_tests_properties(tst_h5write_cmp PROPERTIES LABELS "hdf5;interop" SKIP_RETURN_CODE 77 TIMEOUT 600)
+set_tests_properties(tst_h5write_cmp PROPERTIES LABELS "hdf5;interop" SKIP_RETURN_CODE 77 TIMEOUT 600
+  RESOURCE_LOCK h5w_dirs)
 # Quantized data: attributes, values and the setting read back.
   add_test(NAME tst_h5write_cmp_quantize
     COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/tst_h5write_cmp.sh $<TARGET_FILE:tst_h5write_cmp> ${_h5w_ref} quantize
     WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
-  set_tests_properties(tst_h5write_cmp_quantize PROPERTIES LABELS "hdf5;interop" SKIP_RETURN_CODE 77 TIMEOUT 300)
+  set_tests_properties(tst_h5write_cmp_quantize PROPERTIES LABELS "hdf5;interop" SKIP_RETURN_CODE 77 TIMEOUT 300
+    RESOURCE_LOCK h5w_dirs)  # the same scratch directories
 
 # Lifecycle of a file (create modes, define mode, abort, memory/diskless,
 # HDF5 limits): the same program must pass against ours and the reference.
