@@ -21,7 +21,8 @@
  *   hdf5flush.c     writing the model: groups, types, dimension scales and
  *                   phony dimension datasets, variables (creation property
  *                   lists), attributes and the hidden convention attributes,
- *                   renames, deleted attributes, extents of unlimited dims
+ *                   renames, deleted attributes
+ *   hdf5dimscale.c  dimension-scale bookkeeping as HDF5's H5DS writes it
  *   hdf5file.c      redef/enddef/sync/abort/close, inq_format_extended
  *   hdf5var.c       HDF5-specific define checks (chunk limits, filters HDF5
  *                   has), chunk cache slots, filter inquiries
@@ -115,9 +116,9 @@ int nc4h5_hdf5_type(NC4_file *f, nc_type xtype, int endianness, int file, hid_t 
  * object, see nc4h5_find_type_for). */
 int nc4h5_atomic_from_hdf5(hid_t tid, nc_type *xtypep, int *endiannessp);
 /* The netCDF type of an HDF5 datatype met in a file: atomic, or the user type
- * of f it equals (committed types were all read before), or a new anonymous
- * user type added to g when the file holds an uncommitted compound/enum/...
- * NC_EBADTYPE if it cannot be represented. */
+ * of f it equals (committed types were all read before).  NC_EBADTYPE if it
+ * cannot be represented, e.g. an uncommitted compound/enum/...: the dataset
+ * or attribute that uses it is left out, as upstream does. */
 int nc4h5_find_type_for(NC4_file *f, NC4_grp *g, hid_t tid, nc_type *xtypep);
 /* Read the committed datatype `name` (open id tid) of group g into the model. */
 int nc4h5_read_type(NC4_file *f, NC4_grp *g, const char *name, hid_t tid);
@@ -178,7 +179,7 @@ int NC4_HDF5_set_var_chunk_cache(int, int, size_t, size_t, float);
 int NC4_HDF5_inq_filter_avail(int, unsigned int);
 
 
-/* ---- hdf5dimscale.c (added by H3) ------------------------------------------------------------
+/* ---- hdf5dimscale.c ------------------------------------------------------------
  * Dimension scales as HDF5's H5DS writes them (CLASS, NAME, REFERENCE_LIST,
  * DIMENSION_LIST), without libhdf5_hl.  NC_NOERR / NC_EHDFERR / NC_EDIMSCALE. */
 int nc4h5_ds_set_scale(hid_t dsid, const char *name);
