@@ -67,10 +67,10 @@ typedef struct NC4H5_file {
     int memio_locked;      /* NC_MEMIO_LOCKED: the caller keeps the buffer */
     char *path;
     int first_define;      /* created and not yet out of its first define mode:
-                            * nc_abort removes the file (added by H3) */
+                            * nc_abort removes the file */
     int memio_owned;       /* memio.memory was taken from an unlocked caller
                             * (nc_open_memio + NC_WRITE): nc4h5_free_fmt frees it
-                            * unless the close set it to NULL (added by H2) */
+                            * unless the close set it to NULL */
 } NC4H5_file;
 
 typedef struct NC4H5_grp {
@@ -84,7 +84,7 @@ typedef struct NC4H5_dim {
                             * coordinate variable, -1 otherwise / not yet */
     int phony_name_differs;/* the phony dataset is stored under _nc4_non_coord_ */
     int remade;            /* phony dataset removed by this flush, to be made again
-                            * with the extent it had (remade_len) (added by H3) */
+                            * with the extent it had (remade_len) */
     size_t remade_len;
 } NC4H5_dim;
 
@@ -134,7 +134,7 @@ int nc4h5_read_atts(NC4_file *f, NC4_grp *g, NC4_var *var, hid_t obj);
 int nc4h5_write_att(NC4_file *f, hid_t obj, const NC4_att *att);
 /* Delete attribute `name` from obj if present. */
 int nc4h5_delete_att(hid_t obj, const char *name);
-/* (H2) Whether name is one of the attributes the API hides (upstream's
+/* Whether name is one of the attributes the API hides (upstream's
  * reserved list: CLASS, NAME, DIMENSION_LIST, _Netcdf4Dimid, ...). */
 int nc4h5_is_hidden_att(const char *name);
 /* Write/read small hidden convention attributes. */
@@ -200,11 +200,11 @@ void nc4h5_ds_batch_free(nc4h5_ds_batch *b);
 /* Write a scale's REFERENCE_LIST again (it becomes its newest attribute). */
 int nc4h5_ds_rewrite_reflist(hid_t dsid);
 
-/* ---- hdf5create.c (added by H3) --------------------------------------------------------------
+/* ---- hdf5create.c --------------------------------------------------------------
  * The _NCProperties text this library writes ("version=2,netcdf=...,hdf5=..."). */
 int nc4h5_make_ncproperties(char **textp);
 
-/* ---- hdf5var.c: the storage checks nc4h5_ops points to (added by H3) ------------------------- */
+/* ---- hdf5var.c: the storage checks nc4h5_ops points to ------------------------- */
 int nc4h5_check_chunking(NC4_file *f, NC4_var *var, const size_t *chunks);
 int nc4h5_check_filter(NC4_file *f, NC4_var *var, unsigned int id, size_t nparams,
                        const unsigned int *params);

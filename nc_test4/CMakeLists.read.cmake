@@ -1,4 +1,4 @@
-# nc_test4/CMakeLists.read.cmake: read-side tests of netCDF-4/HDF5 (helper H2),
+# nc_test4/CMakeLists.read.cmake: read-side tests of netCDF-4/HDF5,
 # included by nc_test4/CMakeLists.txt.  tst_h5read_dump is built against ours
 # and against the reference; tst_h5read.sh runs both on a corpus made by the
 # reference's ncgen and by h5py and diffs them.
