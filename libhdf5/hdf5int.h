@@ -153,7 +153,7 @@ int NC4_HDF5_open(const char *path, int mode, int basepe, size_t *chunksizehintp
 int NC4_HDF5_create(const char *path, int cmode, size_t initialsz, int basepe,
                     size_t *chunksizehintp, void *parameters, const NC_Dispatch *table,
                     int ncid);
-/* (H2, hdf5open.c) Repair the superblock checksum of an image taken with
+/* (hdf5open.c) Repair the superblock checksum of an image taken with
  * H5Fget_file_image from a file open for writing: HDF5 1.10.8 writes a wrong
  * one (superblock versions 2 and 3), and the image then fails to open.
  * Call it on every image handed to a caller (nc_close_memio). */

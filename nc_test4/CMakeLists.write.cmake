@@ -1,4 +1,4 @@
-# nc_test4/CMakeLists.write.cmake: tests of libhdf5's write side (owner: H3),
+# nc_test4/CMakeLists.write.cmake: tests of libhdf5's write side,
 # included by nc_test4/CMakeLists.txt.
 # Files written by ours and by the reference, one per construct, must have
 # the same HDF5 structure (h5dump) and the same reference ncdump -s.
