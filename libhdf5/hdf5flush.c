@@ -33,9 +33,6 @@
 #include <string.h>
 #include "hdf5int.h"
 
-#define QUANT_BITGROOM_ATT "_QuantizeBitGroomNumberOfSignificantDigits"
-#define QUANT_GRANULARBR_ATT "_QuantizeGranularBitRoundNumberOfSignificantDigits"
-#define QUANT_BITROUND_ATT "_QuantizeBitRoundNumberOfSignificantBits"
 
 /* ---- fmt state of objects the model created -------------------------------------- */
 
@@ -738,9 +735,9 @@ write_quantize_att(NC4_var *v, hid_t did)
     const char *name;
     hsize_t one = 1;
     switch (v->quantize_mode) {
-    case NC_QUANTIZE_BITGROOM: name = QUANT_BITGROOM_ATT; break;
-    case NC_QUANTIZE_GRANULARBR: name = QUANT_GRANULARBR_ATT; break;
-    case NC_QUANTIZE_BITROUND: name = QUANT_BITROUND_ATT; break;
+    case NC_QUANTIZE_BITGROOM: name = NC4H5_QUANT_BITGROOM_ATT; break;
+    case NC_QUANTIZE_GRANULARBR: name = NC4H5_QUANT_GRANULARBR_ATT; break;
+    case NC_QUANTIZE_BITROUND: name = NC4H5_QUANT_BITROUND_ATT; break;
     default: return NC_NOERR;
     }
     /* The model may also list it as an attribute; it is then written there. */

@@ -53,6 +53,11 @@ void nc4h5_unlock(void);
 #define NC4H5_NON_COORD     "_nc4_non_coord_"
 #define NC4H5_STRICT_ATT    "_nc3_strict"
 #define NC4H5_NCPROPS_ATT   "_NCProperties"
+/* The attribute that records a variable's quantize setting (written at
+ * flush, read back at open). */
+#define NC4H5_QUANT_BITGROOM_ATT   "_QuantizeBitGroomNumberOfSignificantDigits"
+#define NC4H5_QUANT_GRANULARBR_ATT "_QuantizeGranularBitRoundNumberOfSignificantDigits"
+#define NC4H5_QUANT_BITROUND_ATT   "_QuantizeBitRoundNumberOfSignificantBits"
 #define NC4H5_DIMSCALE_NOVAR "This is a netCDF dimension but not a netCDF variable."
 
 /* ---- per-object state hung on the model's fmt pointers ------------------------------ */

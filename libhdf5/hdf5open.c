@@ -1083,9 +1083,9 @@ static void
 read_quantize(NC4_var *var)
 {
     static const struct { const char *name; int mode; } q[] = {
-        {"_QuantizeBitGroomNumberOfSignificantDigits", NC_QUANTIZE_BITGROOM},
-        {"_QuantizeGranularBitRoundNumberOfSignificantDigits", NC_QUANTIZE_GRANULARBR},
-        {"_QuantizeBitRoundNumberOfSignificantBits", NC_QUANTIZE_BITROUND},
+        {NC4H5_QUANT_BITGROOM_ATT, NC_QUANTIZE_BITGROOM},
+        {NC4H5_QUANT_GRANULARBR_ATT, NC_QUANTIZE_GRANULARBR},
+        {NC4H5_QUANT_BITROUND_ATT, NC_QUANTIZE_BITROUND},
     };
     if (var->xtype != NC_FLOAT && var->xtype != NC_DOUBLE)
         return;
