@@ -25,7 +25,7 @@
 /* ---- tokens ---------------------------------------------------------------- */
 enum {
     T_EOF, T_IDENT, T_STRING, T_NUM, T_FILL, T_NETCDF, T_DIMENSIONS, T_VARIABLES,
-    T_DATA, T_TYPES, T_GROUP, T_UNLIMITED, T_TYPE, T_NC4TYPE, T_PUNCT, T_BAD
+    T_DATA, T_TYPES, T_GROUP, T_UNLIMITED, T_TYPE, T_NC4TYPE, T_PUNCT, T_PATH, T_BAD
 };
 
 typedef struct cval {
@@ -36,6 +36,15 @@ typedef struct cval {
     float f;
 } cval;
 #define NC_FILL_T 1000          /* the '_' marker */
+
+/* values of a variable with inner unlimited dimensions, with their indices */
+typedef struct ragged {
+    int ndims;
+    size_t es;
+    size_t n, cap;
+    size_t *idx;                /* n * ndims */
+    unsigned char *vals;        /* n * es */
+} ragged;
 
 typedef struct ctx {
     const char *p, *end;        /* lexer cursor */
@@ -59,6 +68,12 @@ typedef struct ctx {
     cval *vals; size_t valcap;  /* attribute values being parsed */
     char *pending;              /* attribute name not yet owned by the model */
     char *cbuf; size_t clen, ccap; /* char data */
+    int cur;                    /* group being parsed */
+    int enhanced;               /* groups or types used */
+    int depth;                  /* nesting of user-type values */
+    /* native values holding pointers that an error must free */
+    unsigned char *livebuf; size_t liven; int livetype; int liveown;
+    ragged rag;
     jmp_buf jb;
 } ctx;
 
@@ -307,7 +322,10 @@ lex_number(ctx *c)
         }
         numend = p;
         memset(&c->num, 0, sizeof c->num);
-        if (over) { c->tokstart = s; c->p = p; die(c, "integer constant out of range: %.*s%s", TOKARGS(s, p - s)); }
+        if (over) {
+            /* too long for a number: an opaque constant (checked where used) */
+            c->p = p; c->num.t = NC_OPAQUE; c->tok = T_NUM; return;
+        }
         if (neg) u = (uint64_t)0 - u;
         mant = u;
         goto intsuffix;
@@ -514,10 +532,12 @@ lex_ident(ctx *c)
                 if (c->toktype > NC_DOUBLE && !ext) { c->tok = T_IDENT; c->kwname = 1; return; }
                 c->tok = T_TYPE; return;
             }
-        if (wl == 6 && !memcmp(w, "string", 6) && k != NC_FORMAT_NETCDF4) {
-            c->toktype = NC_STRING; c->tok = T_IDENT; c->kwname = 1; return;
+        if (wl == 6 && !memcmp(w, "string", 6)) {
+            c->toktype = NC_STRING;
+            if (k != NC_FORMAT_NETCDF4) { c->tok = T_IDENT; c->kwname = 1; return; }
+            c->tok = T_TYPE; return;
         }
-        if ((wl == 6 && !memcmp(w, "string", 6)) || (wl == 8 && !memcmp(w, "compound", 8)) ||
+        if ((wl == 8 && !memcmp(w, "compound", 8)) ||
             (wl == 6 && !memcmp(w, "struct", 6)) || (wl == 9 && !memcmp(w, "structure", 9)) ||
             (wl == 4 && !memcmp(w, "enum", 4)) || (wl == 6 && !memcmp(w, "opaque", 6))) {
             c->tok = T_NC4TYPE; return;
@@ -550,6 +570,23 @@ next(ctx *c)
     }
     if (ch == '.' ) { c->p = p + 1; die(c, "bad long or double constant: ."); }
     if (ch == '\'' && lex_charconst(c)) return;
+    if (ch == '/' && p + 1 < c->end && (isalph((unsigned char)p[1]) || p[1] == '_' || (unsigned char)p[1] >= 0x80 ||
+                                        p[1] == '\\')) {
+        /* group-qualified name "/g/sub/name": kept whole, escapes removed */
+        c->slen = 0;
+        sput(c, 0); c->slen = 0;
+        while (p < c->end && *p == '/' && p + 1 < c->end && identchar(c, p + 1)) {
+            int n;
+            sput(c, *p++);
+            while (p < c->end && (n = identchar(c, p))) {
+                if (*p == '\\') { sput(c, p[1]); p += 2; continue; }
+                while (n--) sput(c, *p++);
+            }
+        }
+        c->p = p;
+        c->tok = T_PATH;
+        return;
+    }
     if (isalph(ch) || ch == '_' || (ch == '\\' && p + 1 < c->end && isdig((unsigned char)p[1])) ||
         (ch >= 0x80 && utf8len((const unsigned char *)p, (const unsigned char *)c->end))) {
         lex_ident(c);
@@ -566,6 +603,7 @@ tokname(ctx *c, char *buf)
     switch (c->tok) {
     case T_EOF: return "end of file";
     case T_IDENT: return "IDENT";
+    case T_PATH: return "PATH";
     case T_STRING: return "TERMSTRING";
     case T_FILL: return "FILLMARKER";
     case T_NETCDF: return "NETCDF";
@@ -692,6 +730,14 @@ convert(const cval *v, nc_type t, void *out)
     }
 }
 
+/* a hex constant too long for any integer is only an opaque value */
+static void
+numcheck(ctx *c)
+{
+    if (c->tok == T_NUM && c->num.t == NC_OPAQUE)
+        die(c, "integer constant out of range: %.*s%s", TOKARGS(c->tokstart, c->p - c->tokstart));
+}
+
 static void
 default_fill(nc_type t, void *out)
 {
@@ -713,27 +759,438 @@ default_fill(nc_type t, void *out)
 
 /* ---- model ------------------------------------------------------------------- */
 static int
-find_dim(ctx *c, const char *name)
+find_dim_in(ctx *c, const char *name, int g)
 {
-    for (int i = 0; i < c->m.ndims; i++) if (!strcmp(c->m.dims[i].name, name)) return i;
+    for (int i = 0; i < c->m.ndims; i++)
+        if (c->m.dims[i].grp == g && !strcmp(c->m.dims[i].name, name)) return i;
     return -1;
 }
 
 static int
 find_var(ctx *c, const char *name)
 {
-    for (int i = 0; i < c->m.nvars; i++) if (!strcmp(c->m.vars[i].name, name)) return i;
+    for (int i = 0; i < c->m.nvars; i++)
+        if (c->m.vars[i].grp == c->cur && !strcmp(c->m.vars[i].name, name)) return i;
     return -1;
+}
+
+static int
+find_group_in(ctx *c, const char *name, int parent)
+{
+    for (int i = 1; i < c->m.ngroups; i++)
+        if (c->m.groups[i].parent == parent && !strcmp(c->m.groups[i].name, name)) return i;
+    return -1;
+}
+
+static int
+find_type_in(ctx *c, const char *name, int g)
+{
+    for (int i = 0; i < c->m.ntypes; i++)
+        if (c->m.types[i].grp == g && !strcmp(c->m.types[i].name, name)) return i;
+    return -1;
+}
+
+/* "/g/sub/name": the group holding name (-1 when a group is missing) and the
+ * last component */
+static int
+path_group(ctx *c, const char *path, const char **leaf)
+{
+    int g = 0;
+    const char *p = path + 1, *slash;
+    while ((slash = strchr(p, '/'))) {
+        char *part = xstrdup(c, p, (size_t)(slash - p));
+        g = find_group_in(c, part, g);
+        free(part);
+        if (g < 0) return -1;
+        p = slash + 1;
+    }
+    *leaf = p;
+    return g;
+}
+
+/* dimension named by the current token (T_IDENT: this group or an ancestor) */
+static int
+find_dim(ctx *c, const char *name)
+{
+    if (c->tok == T_PATH) {
+        const char *leaf;
+        int g = path_group(c, name, &leaf);
+        return g < 0 ? -1 : find_dim_in(c, leaf, g);
+    }
+    for (int g = c->cur; g >= 0; g = c->m.groups[g].parent) {
+        int d = find_dim_in(c, name, g);
+        if (d >= 0) return d;
+    }
+    return -1;
+}
+
+/* user type named by the current token, as upstream looks it up: this group
+ * and its ancestors, then a unique match anywhere; -1 when none */
+static int
+find_type(ctx *c, const char *name)
+{
+    if (c->tok == T_PATH) {
+        const char *leaf;
+        int g = path_group(c, name, &leaf);
+        return g < 0 ? -1 : find_type_in(c, leaf, g);
+    }
+    for (int g = c->cur; g >= 0; g = c->m.groups[g].parent) {
+        int t = find_type_in(c, name, g);
+        if (t >= 0) return t;
+    }
+    int found = -1;
+    for (int i = 0; i < c->m.ntypes; i++)
+        if (!strcmp(c->m.types[i].name, name)) {
+            if (found >= 0) return -1;
+            found = i;
+        }
+    return found;
+}
+
+size_t
+ncg_size(const ncg_model *m, int t)
+{
+    if (t >= NCG_UTYPE) return m->types[t - NCG_UTYPE].size;
+    if (t == NC_STRING) return sizeof(char *);
+    return ncg_typesize(t);
+}
+
+int
+ncg_typeid(const ncg_model *m, int t)
+{
+    return t >= NCG_UTYPE ? m->types[t - NCG_UTYPE].id : t;
+}
+
+static size_t
+type_align(const ncg_model *m, int t)
+{
+    if (t >= NCG_UTYPE) return m->types[t - NCG_UTYPE].align;
+    return ncg_size(m, t);
+}
+
+static int
+hasptr(const ncg_model *m, int t)
+{
+    return t == NC_STRING || (t >= NCG_UTYPE && m->types[t - NCG_UTYPE].hasptr);
+}
+
+/* free what n native values of type t point to (not the values themselves) */
+static void
+free_values(const ncg_model *m, int t, void *p, size_t n)
+{
+    unsigned char *b = p;
+    if (!p || !hasptr(m, t)) return;
+    if (t == NC_STRING) {
+        for (size_t i = 0; i < n; i++) free(((char **)p)[i]);
+        return;
+    }
+    const ncg_type *ty = &m->types[t - NCG_UTYPE];
+    for (size_t i = 0; i < n; i++, b += ty->size) {
+        if (ty->cls == NC_VLEN) {
+            nc_vlen_t *vl = (nc_vlen_t *)b;
+            free_values(m, ty->base, vl->p, vl->len);
+            free(vl->p);
+        } else if (ty->cls == NC_COMPOUND) {
+            for (int f = 0; f < ty->nfields; f++)
+                free_values(m, ty->fields[f].type, b + ty->fields[f].offset, ty->fields[f].nelems);
+        }
+    }
 }
 
 static void
 free_model(ncg_model *m)
 {
     for (int i = 0; i < m->ndims; i++) free(m->dims[i].name);
-    for (int i = 0; i < m->nvars; i++) free(m->vars[i].name);
-    for (int i = 0; i < m->natts; i++) { free(m->atts[i].name); free(m->atts[i].data); }
+    for (int i = 0; i < m->nvars; i++) {
+        ncg_var *v = &m->vars[i];
+        free(v->name);
+        if (v->ufill) free_values(m, v->type, v->ufill, 1);
+        free(v->ufill);
+        free(v->chunks);
+        free(v->filter);
+    }
+    for (int i = 0; i < m->natts; i++) {
+        if (m->atts[i].data) free_values(m, m->atts[i].type, m->atts[i].data, m->atts[i].len);
+        free(m->atts[i].name);
+        free(m->atts[i].data);
+    }
+    for (int i = 0; i < m->ngroups; i++) free(m->groups[i].name);
+    for (int i = 0; i < m->ntypes; i++) {
+        ncg_type *t = &m->types[i];
+        free(t->name);
+        for (int f = 0; f < t->nfields; f++) free(t->fields[f].name);
+        for (int e = 0; e < t->nconsts; e++) free(t->consts[e].name);
+        free(t->fields);
+        free(t->consts);
+    }
     free(m->dims); free(m->vars); free(m->atts); free(m->name);
+    free(m->groups); free(m->types); free(m->typeorder);
     memset(m, 0, sizeof *m);
+}
+
+/* ---- values of strings and user-defined types ---------------------------------- */
+/* Nesting of braces is bounded by the type definitions, but those may nest
+ * deeply too: a limit keeps the recursion off the end of the stack. */
+#define MAX_VALUE_DEPTH 200
+
+static void numcheck(ctx *c);
+
+/* deep copy of one native value of type t (src is not changed) */
+static void
+copy_value(ctx *c, int t, void *dst, const void *src)
+{
+    size_t sz = ncg_size(&c->m, t);
+    memcpy(dst, src, sz);
+    if (!hasptr(&c->m, t)) return;
+    if (t == NC_STRING) {
+        const char *s = *(char *const *)src;
+        *(char **)dst = NULL;
+        if (s) *(char **)dst = xstrdup(c, s, strlen(s));
+        return;
+    }
+    const ncg_type *ty = &c->m.types[t - NCG_UTYPE];
+    if (ty->cls == NC_VLEN) {
+        const nc_vlen_t *s = src;
+        nc_vlen_t *d = dst;
+        size_t es = ncg_size(&c->m, ty->base);
+        d->p = NULL;
+        d->len = 0;
+        if (s->len) {
+            d->p = xrealloc(c, NULL, s->len * es);
+            memset(d->p, 0, s->len * es);
+            for (size_t i = 0; i < s->len; i++) {
+                copy_value(c, ty->base, (unsigned char *)d->p + i * es, (const unsigned char *)s->p + i * es);
+                d->len = i + 1;
+            }
+        }
+        return;
+    }
+    /* compound: clear the pointers first so an error leaves it freeable */
+    for (int f = 0; f < ty->nfields; f++)
+        if (hasptr(&c->m, ty->fields[f].type))
+            memset((unsigned char *)dst + ty->fields[f].offset, 0,
+                   ty->fields[f].nelems * ncg_size(&c->m, ty->fields[f].type));
+    for (int f = 0; f < ty->nfields; f++) {
+        const ncg_field *fl = &ty->fields[f];
+        size_t es = ncg_size(&c->m, fl->type);
+        if (!hasptr(&c->m, fl->type)) continue;
+        for (size_t i = 0; i < fl->nelems; i++)
+            copy_value(c, fl->type, (unsigned char *)dst + fl->offset + i * es,
+                       (const unsigned char *)src + fl->offset + i * es);
+    }
+}
+
+/* the library's default fill value of type t, natively */
+static void
+default_fill_any(ctx *c, int t, void *out)
+{
+    memset(out, 0, ncg_size(&c->m, t));
+    if (t < NCG_UTYPE) {
+        if (t == NC_STRING) *(char **)out = xstrdup(c, "", 0);
+        else default_fill(t, out);
+        return;
+    }
+    const ncg_type *ty = &c->m.types[t - NCG_UTYPE];
+    if (ty->cls == NC_ENUM) default_fill(ty->base, out);
+    else if (ty->cls == NC_COMPOUND)
+        for (int f = 0; f < ty->nfields; f++) {
+            size_t es = ncg_size(&c->m, ty->fields[f].type);
+            for (size_t i = 0; i < ty->fields[f].nelems; i++)
+                default_fill_any(c, ty->fields[f].type, (unsigned char *)out + ty->fields[f].offset + i * es);
+        }
+}
+
+/* opaque constant 0x...: hex digits of the token into size bytes, zero padded */
+static void
+opaque_value(ctx *c, size_t size, unsigned char *out)
+{
+    const char *p = c->tokstart, *e = c->p;
+    memset(out, 0, size);
+    if (c->tok != T_NUM || e - p < 3 || p[0] != '0' || (p[1] != 'x' && p[1] != 'X'))
+        die(c, "Opaque constant expected");
+    p += 2;
+    for (size_t i = 0; p < e && ishex((unsigned char)*p) && i < 2 * size; i++, p++) {
+        int h = hexval((unsigned char)*p);
+        out[i / 2] |= (unsigned char)(i % 2 ? h : h << 4);
+    }
+}
+
+static void parse_value(ctx *c, int t, unsigned char *out, const void *fill);
+
+/* n elements of type t for an array field of a compound: in braces, or one
+ * bare value; char arrays take strings whose characters fill the elements */
+static void
+parse_field(ctx *c, const ncg_field *f, unsigned char *out)
+{
+    size_t es = ncg_size(&c->m, f->type), k = 0;
+    int braced = f->nelems > 1 || f->ndims > 0;
+    if (braced && ispunct_(c, '{')) next(c);
+    else braced = 0;
+    for (;;) {
+        if (braced && ispunct_(c, '}')) break;
+        if (f->type == NC_CHAR && c->tok == T_STRING) {
+            for (size_t i = 0; i < c->slen && k < f->nelems; i++) out[k++] = (unsigned char)c->sbuf[i];
+            next(c);
+        } else if (k < f->nelems) {
+            parse_value(c, f->type, out + k * es, NULL);
+            k++;
+        } else die(c, "Too many values for field %s", f->name);
+        if (!braced) break;
+        if (ispunct_(c, ',')) { next(c); continue; }
+        if (!ispunct_(c, '}')) syntax(c, "'}'");
+    }
+    if (braced) next(c);
+    /* the rest keeps the default fill */
+    for (; k < f->nelems; k++) default_fill_any(c, f->type, out + k * es);
+}
+
+/* One value of type t at the current token into out (which needs no freeing
+ * beforehand); leaves the token after the value. fill: what '_' stands for */
+static void
+parse_value(ctx *c, int t, unsigned char *out, const void *fill)
+{
+    if (c->tok == T_FILL) {
+        if (fill) copy_value(c, t, out, fill);
+        else default_fill_any(c, t, out);
+        next(c);
+        return;
+    }
+    if (t < NCG_UTYPE) {
+        if (t == NC_STRING) {
+            if (c->tok != T_STRING) {
+                if (ispunct_(c, '{')) die(c, "Expected primitive found {..}");
+                if (c->tok == T_IDENT && !strcmp(c->sbuf, "NIL")) { *(char **)out = NULL; next(c); return; }
+                die(c, "Data value is not consistent with the expected type: string");
+            }
+            *(char **)out = xstrdup(c, c->sbuf, c->slen);
+        } else if (c->tok == T_NUM) {
+            numcheck(c);
+            convert(&c->num, t, out);
+        } else if (c->tok == T_STRING && t == NC_CHAR) {
+            *out = c->slen ? (unsigned char)c->sbuf[0] : 0;
+        } else if (ispunct_(c, '{')) die(c, "Expected primitive found {..}");
+        else if (c->tok == T_STRING) die(c, "Data value is not consistent with the expected type");
+        else syntax(c, NULL);
+        next(c);
+        return;
+    }
+    const ncg_type *ty = &c->m.types[t - NCG_UTYPE];
+    memset(out, 0, ty->size);
+    if (++c->depth > MAX_VALUE_DEPTH) die(c, "values nested too deeply");
+    switch (ty->cls) {
+    case NC_ENUM:
+        if (c->tok == T_IDENT || c->tok == T_PATH) {
+            const char *nm = c->sbuf;
+            int e;
+            /* "/grp/type.CONST" or "type.CONST" name the type too */
+            const char *dot = strrchr(nm, '.');
+            if (dot && !strncmp(nm + (nm[0] == '/' ? strlen(nm) - strlen(dot) - strlen(ty->name) : 0), ty->name,
+                                strlen(ty->name)))
+                nm = dot + 1;
+            for (e = 0; e < ty->nconsts; e++) if (!strcmp(ty->consts[e].name, nm)) break;
+            if (e == ty->nconsts) die(c, "Undefined enum or enum constant reference: %s", c->sbuf);
+            memcpy(out, ty->consts[e].val, ty->size);
+        } else if (c->tok == T_NUM) {
+            numcheck(c);
+            convert(&c->num, ty->base, out);
+        } else if (ispunct_(c, '{')) die(c, "Expected primitive found {..}");
+        else die(c, "Data value is not consistent with the expected type: %s", ty->name);
+        next(c);
+        break;
+    case NC_OPAQUE:
+        if (ispunct_(c, '{')) die(c, "Expected primitive found {..}");
+        opaque_value(c, ty->size, out);
+        next(c);
+        break;
+    case NC_VLEN: {
+        nc_vlen_t *vl = (nc_vlen_t *)out;
+        size_t es = ncg_size(&c->m, ty->base), cap = 0;
+        if (!ispunct_(c, '{')) die(c, "Expected {..} for a value of vlen type %s", ty->name);
+        next(c);
+        while (!ispunct_(c, '}')) {
+            if (vl->len == cap) {
+                if (cap > SIZE_MAX / 2 / es) die(c, "out of memory");
+                cap = cap ? 2 * cap : 4;
+                vl->p = xrealloc(c, vl->p, cap * es);
+            }
+            /* counted first, zeroed: an error frees what was parsed */
+            memset((unsigned char *)vl->p + vl->len * es, 0, es);
+            vl->len++;
+            parse_value(c, ty->base, (unsigned char *)vl->p + (vl->len - 1) * es, NULL);
+            if (ispunct_(c, ',')) { next(c); continue; }
+            if (!ispunct_(c, '}')) syntax(c, "'}'");
+        }
+        next(c);
+        break;
+    }
+    case NC_COMPOUND:
+        if (!ispunct_(c, '{')) die(c, "Expected {..} for a value of compound type %s", ty->name);
+        next(c);
+        for (int f = 0; f < ty->nfields; f++) {
+            if (ispunct_(c, '}')) {
+                /* missing fields keep the default fill */
+                for (; f < ty->nfields; f++) {
+                    size_t es = ncg_size(&c->m, ty->fields[f].type);
+                    for (size_t i = 0; i < ty->fields[f].nelems; i++)
+                        default_fill_any(c, ty->fields[f].type, out + ty->fields[f].offset + i * es);
+                }
+                break;
+            }
+            parse_field(c, &ty->fields[f], out + ty->fields[f].offset);
+            if (f + 1 < ty->nfields && ispunct_(c, ',')) next(c);
+        }
+        if (!ispunct_(c, '}')) syntax(c, "'}'");
+        next(c);
+        break;
+    default:
+        break;
+    }
+    c->depth--;
+}
+
+/* "= value, value ... ;" of an attribute of a string or user-defined type */
+static void
+parse_attr_typed(ctx *c, int var, int type, char *name)
+{
+    ncg_att a;
+    size_t es = ncg_size(&c->m, type), cap = 0;
+    memset(&a, 0, sizeof a);
+    a.name = name;
+    a.var = var;
+    a.grp = c->cur;
+    a.type = type;
+    c->m.atts = xrealloc(c, c->m.atts, (size_t)(c->m.natts + 1) * sizeof *c->m.atts);
+    c->m.atts[c->m.natts++] = a;
+    c->pending = NULL;
+    int ai = c->m.natts - 1;
+    expect(c, '=');
+    for (;;) {
+        ncg_att *ap = &c->m.atts[ai];
+        if (c->tok == T_FILL) die(c, "Attribute data may not contain fill values (i.e. _ )");
+        if (ap->len == cap) {
+            if (cap > SIZE_MAX / 2 / es) die(c, "out of memory");
+            cap = cap ? 2 * cap : 4;
+            ap->data = xrealloc(c, ap->data, cap * es);
+        }
+        memset((unsigned char *)ap->data + ap->len * es, 0, es);
+        ap->len++;
+        parse_value(c, type, (unsigned char *)ap->data + (ap->len - 1) * es, NULL);
+        if (ispunct_(c, ',')) { next(c); continue; }
+        if (!ispunct_(c, ';')) syntax(c, "';'");
+        break;
+    }
+    ncg_att *ap = &c->m.atts[ai];
+    if (!strcmp(name, "_FillValue") && var >= 0) {
+        ncg_var *v = &c->m.vars[var];
+        if (ap->len != 1) {
+            if (!c->opt->quiet) fprintf(stderr, "_FillValue: must be a single (possibly compound) value\n");
+            longjmp(c->jb, 1);
+        }
+        if (v->ufill) free_values(&c->m, v->type, v->ufill, 1);
+        else v->ufill = xrealloc(c, NULL, es);
+        memset(v->ufill, 0, es);
+        copy_value(c, type, v->ufill, ap->data);
+    }
 }
 
 /* ---- header ------------------------------------------------------------------ */
@@ -745,17 +1202,18 @@ parse_dims(ctx *c)
             ncg_dim d;
             memset(&d, 0, sizeof d);
             if (c->tok != T_IDENT) syntax(c, "IDENT");
-            if (find_dim(c, c->sbuf) >= 0) die(c, "Duplicate dimension declaration for %s", c->sbuf);
+            if (find_dim_in(c, c->sbuf, c->cur) >= 0) die(c, "Duplicate dimension declaration for %s", c->sbuf);
             d.name = xstrdup(c, c->sbuf, c->slen);
+            d.grp = c->cur;
             c->m.dims = xrealloc(c, c->m.dims, (size_t)(c->m.ndims + 1) * sizeof *c->m.dims);
             c->m.dims[c->m.ndims++] = d;
             ncg_dim *dp = &c->m.dims[c->m.ndims - 1];
             next(c);
             expect(c, '=');
             if (c->tok == T_UNLIMITED) {
-                if (c->m.unlimdim >= 0) die(c, "NetCDF classic: only one UNLIMITED dimension allowed");
+                /* a second one is refused by nc_def_dim in the classic formats */
                 dp->unlimited = 1;
-                c->m.unlimdim = c->m.ndims - 1;
+                if (c->m.unlimdim < 0) c->m.unlimdim = c->m.ndims - 1;
             } else if (c->tok == T_NUM && c->num.t != NC_FLOAT && c->num.t != NC_DOUBLE) {
                 int neg = (c->num.t == NC_BYTE || c->num.t == NC_SHORT || c->num.t == NC_INT || c->num.t == NC_INT64) && c->num.i < 0;
                 uint64_t v = c->num.u ? c->num.u : (uint64_t)c->num.i;
@@ -765,10 +1223,9 @@ parse_dims(ctx *c)
                 if (v == 0) {
                     /* length 0 is NC_UNLIMITED to nc_def_dim: upstream declares the
                      * unlimited dimension this way */
-                    if (c->m.unlimdim >= 0) dielib(c, NC_EUNLIMIT);
                     dp->unlimited = 1;
                     dp->zero = 1;
-                    c->m.unlimdim = c->m.ndims - 1;
+                    if (c->m.unlimdim < 0) c->m.unlimdim = c->m.ndims - 1;
                 }
             } else if (c->tok == T_NUM) {
                 double v = c->num.t == NC_FLOAT ? c->num.f : c->num.d;
@@ -841,10 +1298,15 @@ parse_attr(ctx *c, int var, nc_type type, char *name)
     int line = c->line;
     ncg_att a;
 
+    if (!strcmp(name, "_FillValue") && var >= 0 &&
+        (c->m.vars[var].type == NC_STRING || c->m.vars[var].type >= NCG_UTYPE))
+        type = c->m.vars[var].type;
+    if (type == NC_STRING || type >= NCG_UTYPE) { parse_attr_typed(c, var, type, name); return; }
     /* name ownership moves to the model at the end; free on error via model */
     memset(&a, 0, sizeof a);
     a.name = name;
     a.var = var;
+    a.grp = c->cur;
     c->m.atts = xrealloc(c, c->m.atts, (size_t)(c->m.natts + 1) * sizeof *c->m.atts);
     c->m.atts[c->m.natts++] = a;
     c->pending = NULL;
@@ -947,22 +1409,133 @@ colon_follows(ctx *c)
     return yes;
 }
 
+/* the value of a special attribute: one string or a list of integers */
+static void
+special_values(ctx *c, char **str, int64_t **ints, size_t *n)
+{
+    *str = NULL; *ints = NULL; *n = 0;
+    expect(c, '=');
+    for (;;) {
+        if (c->tok == T_STRING) {
+            if (!*str) *str = xstrdup(c, c->sbuf, c->slen);
+        } else if (c->tok == T_NUM) {
+            int64_t v;
+            numcheck(c);
+            convert(&c->num, NC_INT64, &v);
+            *ints = xrealloc(c, *ints, (*n + 1) * sizeof **ints);
+            (*ints)[(*n)++] = v;
+        } else syntax(c, NULL);
+        next(c);
+        if (ispunct_(c, ',')) { next(c); continue; }
+        if (!ispunct_(c, ';')) syntax(c, "';'");
+        next(c);
+        return;
+    }
+}
+
+/* Per-variable special attributes set storage properties: parsed into the
+ * variable, never written as attributes. Returns 0 when name is not one. */
+static int
+parse_special(ctx *c, int var, const char *name)
+{
+    static const char *const quant[] = {"_QuantizeBitGroomNumberOfSignificantDigits",
+        "_QuantizeGranularBitRoundNumberOfSignificantDigits", "_QuantizeBitRoundNumberOfSignificantBits"};
+    static const int qmode[] = {NC_QUANTIZE_BITGROOM, NC_QUANTIZE_GRANULARBR, NC_QUANTIZE_BITROUND};
+    int q = -1;
+    for (int i = 0; i < 3; i++) if (!strcmp(name, quant[i])) q = i;
+    if (!is_nc4_special(name) && q < 0) return 0;
+    char *str; int64_t *ints; size_t n;
+    special_values(c, &str, &ints, &n);
+    if (!c->nc4special) c->nc4special = 1;
+    if (var >= 0) {
+        ncg_var *v = &c->m.vars[var];
+        int tf = str ? (!strcmp(str, "true") || !strcmp(str, "1")) : (n && ints[0] != 0);
+        if (q >= 0) { v->quantize = qmode[q]; v->nsd = n ? (int)ints[0] : 0; }
+        else if (!strcmp(name, "_Storage")) {
+            if (str && !strcmp(str, "contiguous")) v->storage = NC_CONTIGUOUS;
+            else if (str && !strcmp(str, "compact")) v->storage = NC_COMPACT;
+            else v->storage = NC_CHUNKED;
+        } else if (!strcmp(name, "_ChunkSizes")) {
+            free(v->chunks);
+            v->chunks = xrealloc(c, NULL, (n ? n : 1) * sizeof *v->chunks);
+            for (size_t i = 0; i < n; i++) v->chunks[i] = (size_t)ints[i];
+            v->nchunks = (int)n;
+            if (v->storage < 0) v->storage = NC_CHUNKED;
+        } else if (!strcmp(name, "_DeflateLevel")) v->deflate = n ? (int)ints[0] : 0;
+        else if (!strcmp(name, "_Shuffle")) v->shuffle = tf;
+        else if (!strcmp(name, "_Fletcher32")) v->fletcher32 = tf;
+        else if (!strcmp(name, "_Endianness")) {
+            if (str && !strcmp(str, "little")) v->endian = NC_ENDIAN_LITTLE;
+            else if (str && !strcmp(str, "big")) v->endian = NC_ENDIAN_BIG;
+            else if (str && !strcmp(str, "native")) v->endian = NC_ENDIAN_NATIVE;
+            else { free(str); free(ints); die(c, "_Endianness: illegal value"); }
+        } else if (!strcmp(name, "_Filter") && str) {
+            free(v->filter);
+            v->filter = str;
+            str = NULL;
+        }
+    }
+    free(str);
+    free(ints);
+    return 1;
+}
+
+/* a type name in a declaration: atomic keyword, or a user type's name */
+static int
+decl_type(ctx *c)
+{
+    if (c->tok == T_TYPE) return c->toktype;
+    if (c->tok == T_IDENT && c->kwname) return c->toktype;
+    if (c->tok == T_IDENT || c->tok == T_PATH) {
+        int t = find_type(c, c->sbuf);
+        if (t >= 0) return NCG_UTYPE + t;
+    }
+    return -1;
+}
+
+static ncg_var *
+new_var(ctx *c, int type)
+{
+    ncg_var v;
+    memset(&v, 0, sizeof v);
+    if (find_var(c, c->sbuf) >= 0) die(c, "Duplicate variable declaration for %s", c->sbuf);
+    v.name = xstrdup(c, c->sbuf, c->slen);
+    v.grp = c->cur;
+    v.line = c->line;
+    v.type = type;
+    v.nofill = -1;
+    v.storage = v.deflate = v.shuffle = v.fletcher32 = v.endian = -1;
+    c->m.vars = xrealloc(c, c->m.vars, (size_t)(c->m.nvars + 1) * sizeof *c->m.vars);
+    c->m.vars[c->m.nvars++] = v;
+    ncg_var *vp = &c->m.vars[c->m.nvars - 1];
+    if (type == NC_STRING || type >= NCG_UTYPE) {
+        size_t sz = ncg_size(&c->m, type);
+        vp->ufill = xrealloc(c, NULL, sz);
+        memset(vp->ufill, 0, sz);
+        default_fill_any(c, type, vp->ufill);
+    } else default_fill(type, vp->fill);
+    return vp;
+}
+
 /* The "variables:" section, or (globals_only) the global attributes that
  * upstream also accepts before "dimensions:" and between the dimensions and
  * "variables:"; those stop at the first statement that is not one. */
 static void
 parse_variables(ctx *c, int globals_only)
 {
-    char b[8];
     for (;;) {
-        nc_type type = NC_NAT;
+        int type = NC_NAT;
         if (globals_only && !ispunct_(c, ':') && !(c->tok == T_TYPE && colon_follows(c))) return;
         if (c->tok == T_NC4TYPE) die(c, "netCDF-4 type %.*s is not supported in the classic model",
                                      (int)(c->p - c->tokstart), c->tokstart);
-        if (c->tok == T_IDENT && c->kwname && !colon_follows(c)) {
+        if (c->tok == T_IDENT && c->kwname) {
             /* a name like "int64" that is not a keyword here, used as a type */
-            if (c->toktype == NC_STRING) die(c, "netCDF-4 type string is not supported in the classic model");
-            c->tok = T_TYPE;
+            if (!colon_follows(c)) c->tok = T_TYPE;
+        } else if (c->tok == T_PATH || (c->tok == T_IDENT && !(colon_follows(c) && find_var(c, c->sbuf) >= 0))) {
+            /* a user type (a variable's name before ':' is that variable) */
+            int t = decl_type(c);
+            if (t >= 0) { c->toktype = t; c->tok = T_TYPE; }
+            else if (!colon_follows(c) || c->tok == T_PATH) die(c, "Undefined type: %s", c->sbuf);
         }
         if (c->tok == T_TYPE) {
             type = c->toktype;
@@ -975,28 +1548,17 @@ parse_variables(ctx *c, int globals_only)
             syntax(c, "IDENT");
         vardecl:
             for (;;) {
-                ncg_var v;
-                memset(&v, 0, sizeof v);
                 if (c->tok != T_IDENT) syntax(c, "IDENT");
-                if (find_var(c, c->sbuf) >= 0) die(c, "Duplicate variable declaration for %s", c->sbuf);
-                v.name = xstrdup(c, c->sbuf, c->slen);
-                v.type = type;
-                v.nofill = -1;
-                default_fill(type, v.fill);
-                c->m.vars = xrealloc(c, c->m.vars, (size_t)(c->m.nvars + 1) * sizeof *c->m.vars);
-                c->m.vars[c->m.nvars++] = v;
-                ncg_var *vp = &c->m.vars[c->m.nvars - 1];
+                ncg_var *vp = new_var(c, type);
                 next(c);
                 if (ispunct_(c, '(')) {
                     next(c);
                     for (;;) {
                         int d;
-                        if (c->tok != T_IDENT) syntax(c, "IDENT");
+                        if (c->tok != T_IDENT && c->tok != T_PATH) syntax(c, "IDENT");
                         if ((d = find_dim(c, c->sbuf)) < 0)
                             die(c, "Undefined or forward referenced dimension: %s", c->sbuf);
                         if (vp->ndims >= NC_MAX_VAR_DIMS) die(c, "too many dimensions for variable %s", vp->name);
-                        if (c->m.dims[d].unlimited && vp->ndims > 0)
-                            die(c, "Variable: /%s: UNLIMITED must be in first dimension only", vp->name);
                         vp->dims[vp->ndims++] = d;
                         next(c);
                         if (ispunct_(c, ',')) { next(c); continue; }
@@ -1037,16 +1599,9 @@ parse_variables(ctx *c, int globals_only)
                 expect(c, ';');
                 continue;
             }
-            if (is_nc4_special(name)) {
-                /* netCDF-4 storage properties: parsed, never written as attributes */
-                if (!c->nc4special) { c->nc4special = 1; c->nc4name = name; } else free(name);
+            if (parse_special(c, var, name)) {
+                free(name);
                 c->pending = NULL;
-                expect(c, '=');
-                while (!ispunct_(c, ';')) {
-                    if (c->tok == T_EOF) syntax(c, "';'");
-                    next(c);
-                }
-                next(c);
                 continue;
             }
             if (!strcmp(name, "_NoFill") && var >= 0) {
@@ -1065,11 +1620,178 @@ parse_variables(ctx *c, int globals_only)
             next(c);
             continue;
         }
-        if (c->tok == T_DATA || ispunct_(c, '}')) return;
-        if (c->tok == T_GROUP || c->tok == T_TYPES)
-            die(c, "netCDF-4 %s are not supported in the classic model", c->tok == T_GROUP ? "groups" : "types");
-        (void)b;
+        if (c->tok == T_DATA || c->tok == T_GROUP || ispunct_(c, '}')) return;
+        if (c->tok == T_TYPES) die(c, "types: must come first in a group");
         syntax(c, NULL);
+    }
+}
+
+/* the types: section of a group */
+static ncg_type *
+new_type(ctx *c, int cls, const char *name, size_t nlen)
+{
+    ncg_type t;
+    memset(&t, 0, sizeof t);
+    if (find_type_in(c, name, c->cur) >= 0) die(c, "Duplicate type declaration for %s", name);
+    t.name = xstrdup(c, name, nlen);
+    t.grp = c->cur;
+    t.cls = cls;
+    c->m.types = xrealloc(c, c->m.types, (size_t)(c->m.ntypes + 1) * sizeof *c->m.types);
+    c->m.types[c->m.ntypes++] = t;
+    c->enhanced = 1;
+    return &c->m.types[c->m.ntypes - 1];
+}
+
+static int
+isinttype(int t)
+{
+    return t >= NC_BYTE && t <= NC_UINT64 && t != NC_CHAR && t != NC_FLOAT && t != NC_DOUBLE;
+}
+
+static void
+parse_types(ctx *c)
+{
+    for (;;) {
+        int base = -1;
+        if (c->tok == T_NC4TYPE && (c->p - c->tokstart == 6) && !memcmp(c->tokstart, "opaque", 6)) {
+            next(c);
+            expect(c, '(');
+            if (c->tok != T_NUM || c->num.t == NC_FLOAT || c->num.t == NC_DOUBLE || c->num.t == NC_OPAQUE)
+                syntax(c, "INT_CONST");
+            int64_t sz; convert(&c->num, NC_INT64, &sz);
+            if (sz <= 0 || sz > (1 << 30)) die(c, "opaque size must be positive");
+            next(c);
+            expect(c, ')');
+            if (c->tok != T_IDENT) syntax(c, "IDENT");
+            ncg_type *t = new_type(c, NC_OPAQUE, c->sbuf, c->slen);
+            t->size = (size_t)sz;
+            t->align = 1;
+            next(c);
+            expect(c, ';');
+            continue;
+        }
+        if (c->tok == T_NC4TYPE && ((c->p - c->tokstart == 8 && !memcmp(c->tokstart, "compound", 8)) ||
+                                    (c->p - c->tokstart == 6 && !memcmp(c->tokstart, "struct", 6)) ||
+                                    (c->p - c->tokstart == 9 && !memcmp(c->tokstart, "structure", 9)))) {
+            next(c);
+            if (c->tok != T_IDENT) syntax(c, "IDENT");
+            int ti = (int)(new_type(c, NC_COMPOUND, c->sbuf, c->slen) - c->m.types);
+            next(c);
+            expect(c, '{');
+            while (!ispunct_(c, '}')) {
+                int ft = decl_type(c);
+                if (ft < 0 || ft == NCG_UTYPE + ti) die(c, "Undefined type: %s", c->tok == T_EOF ? "" : c->sbuf);
+                next(c);
+                for (;;) {
+                    ncg_field f;
+                    ncg_type *t = &c->m.types[ti];
+                    memset(&f, 0, sizeof f);
+                    if (c->tok != T_IDENT) syntax(c, "IDENT");
+                    for (int i = 0; i < t->nfields; i++)
+                        if (!strcmp(t->fields[i].name, c->sbuf)) die(c, "Duplicate field name: %s", c->sbuf);
+                    f.type = ft;
+                    f.nelems = 1;
+                    t->fields = xrealloc(c, t->fields, (size_t)(t->nfields + 1) * sizeof *t->fields);
+                    t->fields[t->nfields] = f;
+                    t->fields[t->nfields].name = xstrdup(c, c->sbuf, c->slen);
+                    ncg_field *fp = &t->fields[t->nfields++];
+                    next(c);
+                    if (ispunct_(c, '(')) {
+                        next(c);
+                        for (;;) {
+                            if (c->tok != T_NUM || c->num.t == NC_FLOAT || c->num.t == NC_DOUBLE || c->num.t == NC_OPAQUE)
+                                syntax(c, "INT_CONST");
+                            int64_t d; convert(&c->num, NC_INT64, &d);
+                            if (d <= 0 || d > (1 << 24)) die(c, "field dimension must be positive: %s", fp->name);
+                            if (fp->ndims >= NC_MAX_VAR_DIMS) die(c, "too many dimensions for field %s", fp->name);
+                            if (fp->nelems > ((size_t)1 << 28) / (size_t)d) die(c, "field %s is too large", fp->name);
+                            fp->dims[fp->ndims++] = (int)d;
+                            fp->nelems *= (size_t)d;
+                            next(c);
+                            if (ispunct_(c, ',')) { next(c); continue; }
+                            expect(c, ')');
+                            break;
+                        }
+                    }
+                    if (ispunct_(c, ',')) { next(c); continue; }
+                    expect(c, ';');
+                    break;
+                }
+            }
+            next(c);
+            expect(c, ';');
+            /* layout as a C struct; upstream's alignment: the first field's,
+             * the size padded by (size % largest alignment) */
+            ncg_type *t = &c->m.types[ti];
+            size_t off = 0, large = 1;
+            if (t->nfields == 0) die(c, "compound %s has no fields", t->name);
+            for (int i = 0; i < t->nfields; i++) {
+                ncg_field *f = &t->fields[i];
+                size_t al = type_align(&c->m, f->type), es = ncg_size(&c->m, f->type);
+                if (i == 0) t->align = al;
+                if (off % al) off += al - off % al;
+                f->offset = off;
+                off += es * f->nelems;
+                if (al > large) large = al;
+                if (hasptr(&c->m, f->type)) t->hasptr = 1;
+            }
+            off += off % large;
+            t->size = off;
+            continue;
+        }
+        base = decl_type(c);
+        if (base < 0) return;
+        next(c);
+        if (c->tok == T_NC4TYPE && c->p - c->tokstart == 4 && !memcmp(c->tokstart, "enum", 4)) {
+            if (!isinttype(base)) die(c, "enum base type must be an integer type");
+            next(c);
+            if (c->tok != T_IDENT) syntax(c, "IDENT");
+            ncg_type *t = new_type(c, NC_ENUM, c->sbuf, c->slen);
+            int ti = (int)(t - c->m.types);
+            t->base = base;
+            t->size = t->align = ncg_typesize(base);
+            next(c);
+            expect(c, '{');
+            for (;;) {
+                ncg_econst e;
+                memset(&e, 0, sizeof e);
+                if (c->tok != T_IDENT) syntax(c, "IDENT");
+                t = &c->m.types[ti];
+                for (int i = 0; i < t->nconsts; i++)
+                    if (!strcmp(t->consts[i].name, c->sbuf)) die(c, "Duplicate enum constant: %s", c->sbuf);
+                t->consts = xrealloc(c, t->consts, (size_t)(t->nconsts + 1) * sizeof *t->consts);
+                t->consts[t->nconsts] = e;
+                t->consts[t->nconsts].name = xstrdup(c, c->sbuf, c->slen);
+                ncg_econst *ep = &t->consts[t->nconsts++];
+                next(c);
+                expect(c, '=');
+                if (c->tok != T_NUM) syntax(c, "INT_CONST");
+                numcheck(c);
+                convert(&c->num, base, ep->val);
+                next(c);
+                if (ispunct_(c, ',')) { next(c); continue; }
+                expect(c, '}');
+                break;
+            }
+            expect(c, ';');
+            continue;
+        }
+        if (ispunct_(c, '(')) {
+            next(c);
+            if (!(c->tok == T_BAD && c->tokstart[0] == '*')) syntax(c, "'*'");
+            next(c);
+            expect(c, ')');
+            if (c->tok != T_IDENT) syntax(c, "IDENT");
+            ncg_type *t = new_type(c, NC_VLEN, c->sbuf, c->slen);
+            t->base = base;
+            t->size = sizeof(nc_vlen_t);
+            t->align = sizeof(void *);
+            t->hasptr = 1;
+            next(c);
+            expect(c, ';');
+            continue;
+        }
+        syntax(c, "ENUM or '('");
     }
 }
 
@@ -1080,9 +1802,37 @@ do_define(ctx *c)
     int k = c->opt->kflag;
     if (c->opt->lang_classic_only) k = NC_FORMAT_CLASSIC;
     if (!k) k = c->fmt_att;
-    if (!k && c->nc4special) k = NC_FORMAT_NETCDF4;
+    if (!k && (c->nc4special || c->enhanced)) k = NC_FORMAT_NETCDF4;
     if (!k) k = NC_FORMAT_CLASSIC;
     c->m.format = k;
+    if (c->enhanced && (k == NC_FORMAT_CLASSIC || k == NC_FORMAT_64BIT_OFFSET || k == NC_FORMAT_NETCDF4_CLASSIC)) {
+        /* upstream prints this and exits 0 without a file; we fail */
+        if (!c->opt->quiet) fprintf(stderr, "-k or _Format conflicts with enhanced CDL input\n");
+        longjmp(c->jb, 1);
+    }
+    if (k != NC_FORMAT_NETCDF4)
+        for (int i = 0; i < c->m.nvars; i++)
+            for (int d = 1; d < c->m.vars[i].ndims; d++)
+                if (c->m.dims[c->m.vars[i].dims[d]].unlimited) {
+                    c->line = c->m.vars[i].line;
+                    die(c, "Variable: /%s: UNLIMITED must be in first dimension only", c->m.vars[i].name);
+                }
+    /* types are defined in upstream's order: first those built only from
+     * atomic types (and every enum and opaque), then the others, each list
+     * in declaration order */
+    c->m.typeorder = xrealloc(c, NULL, (size_t)(c->m.ntypes ? c->m.ntypes : 1) * sizeof(int));
+    {
+        int n = 0;
+        for (int pass = 0; pass < 2; pass++)
+            for (int i = 0; i < c->m.ntypes; i++) {
+                const ncg_type *t = &c->m.types[i];
+                int simple = 1;
+                if (t->cls == NC_VLEN) simple = t->base < NCG_UTYPE;
+                else if (t->cls == NC_COMPOUND)
+                    for (int f = 0; f < t->nfields; f++) if (t->fields[f].type >= NCG_UTYPE) simple = 0;
+                if (simple == (pass == 0)) c->m.typeorder[n++] = i;
+            }
+    }
     switch (k) {
     case NC_FORMAT_64BIT_OFFSET: c->m.cmode = NC_64BIT_OFFSET; break;
     case NC_FORMAT_64BIT_DATA: c->m.cmode = NC_64BIT_DATA; break;
@@ -1303,6 +2053,190 @@ data_char(ctx *c, int vi)
     v->nrecs = rec ? nrows : 0;
 }
 
+/* Data of a string or user-typed variable without inner unlimited
+ * dimensions: values parsed one by one into slabs of whole rows, padded
+ * with the fill value like data_numeric. */
+static void
+data_generic(ctx *c, int vi)
+{
+    ncg_var *v = &c->m.vars[vi];
+    size_t es = ncg_size(&c->m, v->type);
+    int rec = v->ndims > 0 && c->m.dims[v->dims[0]].unlimited;
+    size_t rowsize = v->ndims ? prod(c, v, 1) : 1;
+    size_t nrows_total = v->ndims == 0 ? 1 : rec ? SIZE_MAX : c->m.dims[v->dims[0]].len;
+    size_t slabrows, cap, n = 0, row = 0;
+    unsigned char *buf;
+
+    if (rowsize == 0) rowsize = 1;
+    slabrows = SLAB_BYTES / (rowsize * es);
+    if (slabrows == 0) slabrows = 1;
+    if (slabrows > nrows_total) slabrows = nrows_total;
+    if (slabrows == 0) slabrows = 1;
+    if (rowsize > SIZE_MAX / es / slabrows) die(c, "variable %s is too large", v->name);
+    cap = slabrows * rowsize;
+    if (c->bufcap < cap * es) {
+        free(c->buf);
+        c->buf = NULL;
+        c->buf = xrealloc(c, NULL, cap * es);
+        c->bufcap = cap * es;
+    }
+    buf = c->buf;
+    /* c->buf holds no pointers between calls: n counts the live values */
+    for (;;) {
+        if (row < nrows_total) {
+            memset(buf + n * es, 0, es);
+            c->livebuf = buf; c->livetype = v->type; c->liveown = 0; c->liven = n + 1;
+            parse_value(c, v->type, buf + n * es, v->ufill);
+            if (++n == cap) {
+                put(c, vi, row, slabrows, buf);
+                free_values(&c->m, v->type, buf, n);
+                c->liven = 0;
+                row += slabrows;
+                n = 0;
+            }
+        } else {
+            /* extra values are checked and dropped */
+            unsigned char *tmp = xrealloc(c, NULL, es);
+            memset(tmp, 0, es);
+            if (c->liven) free_values(&c->m, v->type, buf, n);   /* (only when n == 0) */
+            c->livebuf = tmp; c->livetype = v->type; c->liveown = 1; c->liven = 1;
+            parse_value(c, v->type, tmp, v->ufill);
+            free_values(&c->m, v->type, tmp, 1);
+            free(tmp);
+            c->liven = 0; c->liveown = 0;
+        }
+        if (ispunct_(c, ',')) { next(c); continue; }
+        if (!ispunct_(c, ';')) syntax(c, "';'");
+        break;
+    }
+    if (n > 0 || (!rec && row < nrows_total)) {
+        size_t rows = (n + rowsize - 1) / rowsize;
+        size_t want = rec ? rows : nrows_total - row;
+        while (want) {
+            size_t r = want < slabrows ? want : slabrows;
+            for (size_t k = n; k < r * rowsize; k++) {
+                memset(buf + k * es, 0, es);
+                c->livebuf = buf; c->livetype = v->type; c->liveown = 0; c->liven = k + 1;
+                copy_value(c, v->type, buf + k * es, v->ufill);
+            }
+            n = r * rowsize;
+            c->liven = n;
+            put(c, vi, row, r, buf);
+            free_values(&c->m, v->type, buf, n);
+            c->liven = 0;
+            n = 0;
+            row += r;
+            want -= r;
+        }
+    }
+    v->has_data = 1;
+    v->nrecs = rec ? row : 0;
+}
+
+/* Variables with an unlimited dimension after the first: each instance of
+ * such a dimension is a {...} group of its own length. Values are collected
+ * with their indices, then written as one dense block holding the fill value
+ * where nothing was given (what a reader sees there anyway). */
+static void
+ragged_level(ctx *c, ncg_var *v, ragged *r, int k, size_t *idx, int braced)
+{
+    int j = k + 1;
+    while (j < v->ndims && !c->m.dims[v->dims[j]].unlimited) j++;
+    size_t inner = 1;           /* items per step of dim k */
+    for (int d = k + 1; d < j; d++) inner *= c->m.dims[v->dims[d]].len ? c->m.dims[v->dims[d]].len : 1;
+    size_t t = 0;
+    for (;;) {
+        if (braced && ispunct_(c, '}')) break;
+        /* indices of this item */
+        size_t q = t;
+        for (int d = j - 1; d > k; d--) {
+            size_t l = c->m.dims[v->dims[d]].len ? c->m.dims[v->dims[d]].len : 1;
+            idx[d] = q % l;
+            q /= l;
+        }
+        idx[k] = q;
+        int over = !c->m.dims[v->dims[k]].unlimited && q >= c->m.dims[v->dims[k]].len;
+        if (j == v->ndims) {
+            if (r->n == r->cap) {
+                if (r->cap > ((size_t)1 << 28)) die(c, "too much data for %s", v->name);
+                r->cap = r->cap ? 2 * r->cap : 64;
+                r->idx = xrealloc(c, r->idx, r->cap * (size_t)r->ndims * sizeof *r->idx);
+                r->vals = xrealloc(c, r->vals, r->cap * r->es);
+            }
+            memset(r->vals + r->n * r->es, 0, r->es);
+            memcpy(r->idx + r->n * (size_t)r->ndims, idx, (size_t)r->ndims * sizeof *idx);
+            r->n++;             /* counted first: an error frees it */
+            parse_value(c, v->type, r->vals + (r->n - 1) * r->es,
+                        v->type == NC_STRING || v->type >= NCG_UTYPE ? v->ufill : v->fill);
+            if (over) free_values(&c->m, v->type, r->vals + --r->n * r->es, 1);
+        } else {
+            if (!ispunct_(c, '{')) die(c, "Expected {..} for the unlimited dimension %s of %s", c->m.dims[v->dims[j]].name, v->name);
+            next(c);
+            ragged_level(c, v, r, j, idx, 1);
+            if (!ispunct_(c, '}')) syntax(c, "'}'");
+            next(c);
+        }
+        t++;
+        (void)inner;
+        if (ispunct_(c, ',')) { next(c); continue; }
+        if (braced) { if (!ispunct_(c, '}')) syntax(c, "'}'"); break; }
+        if (!ispunct_(c, ';')) syntax(c, "';'");
+        break;
+    }
+}
+
+static void
+data_ragged(ctx *c, int vi)
+{
+    ncg_var *v = &c->m.vars[vi];
+    ragged *r = &c->rag;        /* in the context: an error frees it */
+    size_t idx[NC_MAX_VAR_DIMS], ext[NC_MAX_VAR_DIMS], start[NC_MAX_VAR_DIMS], total = 1;
+    int ptr = v->type == NC_STRING || v->type >= NCG_UTYPE;
+    const void *fill = ptr ? v->ufill : (const void *)v->fill;
+    r->ndims = v->ndims;
+    r->es = ncg_size(&c->m, v->type);
+    r->n = 0;
+    c->livetype = v->type;
+    ragged_level(c, v, r, 0, idx, 0);
+    for (int d = 0; d < v->ndims; d++) {
+        ext[d] = c->m.dims[v->dims[d]].unlimited ? 0 : c->m.dims[v->dims[d]].len;
+        start[d] = 0;
+    }
+    for (size_t i = 0; i < r->n; i++)
+        for (int d = 0; d < v->ndims; d++)
+            if (c->m.dims[v->dims[d]].unlimited && r->idx[i * (size_t)v->ndims + d] + 1 > ext[d])
+                ext[d] = r->idx[i * (size_t)v->ndims + d] + 1;
+    for (int d = 0; d < v->ndims; d++) {
+        if (ext[d] && total > ((size_t)1 << 28) / ext[d]) die(c, "too much data for %s", v->name);
+        total *= ext[d];
+    }
+    if (total) {
+        unsigned char *dense = xrealloc(c, NULL, total * r->es);
+        memset(dense, 0, total * r->es);
+        c->livebuf = dense; c->liveown = 1; c->liven = total;
+        for (size_t i = 0; i < total; i++) {
+            if (ptr) copy_value(c, v->type, dense + i * r->es, fill);
+            else memcpy(dense + i * r->es, fill, r->es);
+        }
+        for (size_t i = 0; i < r->n; i++) {
+            size_t off = 0;
+            for (int d = 0; d < v->ndims; d++) off = off * ext[d] + r->idx[i * (size_t)v->ndims + d];
+            free_values(&c->m, v->type, dense + off * r->es, 1);
+            memcpy(dense + off * r->es, r->vals + i * r->es, r->es);
+        }
+        r->n = 0;               /* the values now belong to dense */
+        if (c->sink && !c->opt->header_only) {
+            int stat = c->sink->put(c->sctx, &c->m, vi, start, ext, dense);
+            if (stat) dielib(c, stat);
+        }
+        free_values(&c->m, v->type, dense, total);
+        c->liven = 0; c->liveown = 0;
+        free(dense);
+    }
+    v->has_data = 1;
+    v->nrecs = v->ndims ? ext[0] : 0;
+}
+
 static void
 parse_data(ctx *c)
 {
@@ -1311,7 +2245,12 @@ parse_data(ctx *c)
         if (vi < 0) die(c, "Undefined or forward referenced variable: %s", c->sbuf);
         next(c);
         expect(c, '=');
-        if (c->m.vars[vi].type == NC_CHAR) data_char(c, vi);
+        ncg_var *v = &c->m.vars[vi];
+        int ragged = 0;
+        for (int d = 1; d < v->ndims; d++) if (c->m.dims[v->dims[d]].unlimited) ragged = 1;
+        if (ragged) data_ragged(c, vi);
+        else if (v->type == NC_CHAR) data_char(c, vi);
+        else if (v->type == NC_STRING || v->type >= NCG_UTYPE) data_generic(c, vi);
         else data_numeric(c, vi);
         next(c);
     }
@@ -1366,6 +2305,75 @@ parse_dsname(ctx *c)
     c->m.name = xstrdup(c, c->sbuf, c->slen);
 }
 
+/* Skip a data section for pass 1: up to "group:" or the group's closing
+ * brace, outside strings, character constants, comments and value braces. */
+static void
+skip_data(ctx *c)
+{
+    const char *p = c->p, *e = c->end;
+    int depth = 0, line = c->line;
+    while (p < e) {
+        switch (*p) {
+        case '\n': line++; p++; break;
+        case '"':
+            for (p++; p < e && *p != '"'; p++) {
+                if (*p == '\n') line++;
+                if (*p == '\\' && p + 1 < e) { p++; if (*p == '\n') line++; }
+            }
+            if (p < e) p++;
+            break;
+        case '\'':
+            if (p + 2 < e && p[1] != '\\' && p[2] == '\'') p += 3;
+            else if (p + 1 < e && p[1] == '\\') {
+                const char *q = p + 2;
+                while (q < e && q < p + 7 && *q != '\'' && *q != '\n') q++;
+                p = q < e && *q == '\'' ? q + 1 : p + 1;
+            } else p++;
+            break;
+        case '/':
+            if (p + 1 < e && p[1] == '/') { while (p < e && *p != '\n') p++; }
+            else if (p + 1 < e && p[1] == '*') {
+                for (p += 2; p < e && !(p[0] == '*' && p + 1 < e && p[1] == '/'); p++) if (*p == '\n') line++;
+                p = p < e ? p + 2 : e;
+            } else p++;
+            break;
+        case '\\': p = p + 2 < e ? p + 2 : e; break;
+        case '{': depth++; p++; break;
+        case '}':
+            if (depth == 0) goto out;
+            depth--; p++;
+            break;
+        case 'g':
+            if (depth == 0 && e - p > 6 && !memcmp(p, "group:", 6) && (p == c->p || !identchar(c, p - 1)))
+                goto out;
+            p++;
+            break;
+        default: p++; break;
+        }
+    }
+out:
+    c->p = p;
+    c->line = line;
+}
+
+/* types, dimensions, variables and attributes of the group being parsed;
+ * its data section is only located */
+static void
+parse_group_header(ctx *c)
+{
+    if (c->tok == T_TYPES) { next(c); parse_types(c); }
+    parse_variables(c, 1);
+    if (c->tok == T_DIMENSIONS) { next(c); parse_dims(c); }
+    parse_variables(c, 1);
+    if (c->tok == T_VARIABLES) { next(c); parse_variables(c, 0); }
+    if (c->tok == T_DATA) {
+        c->m.groups[c->cur].datap = c->p;
+        c->m.groups[c->cur].dataline = c->line;
+        skip_data(c);
+        next(c);
+    }
+}
+
 int
 ncg_run(const char *text, size_t len, const ncg_options *opt, const ncg_sink *sink, void *sctx,
         ncg_outname_fn outname)
@@ -1398,23 +2406,55 @@ ncg_run(const char *text, size_t len, const ncg_options *opt, const ncg_sink *si
     parse_dsname(c);
     next(c);
     expect(c, '{');
-    if (c->tok == T_TYPES) die(c, "netCDF-4 types are not supported in the classic model");
-    parse_variables(c, 1);
-    if (c->tok == T_DIMENSIONS) { next(c); parse_dims(c); }
-    parse_variables(c, 1);
-    if (c->tok == T_VARIABLES) { next(c); parse_variables(c, 0); }
-    if (c->tok == T_GROUP) die(c, "netCDF-4 groups are not supported in the classic model");
-    if (c->tok != T_DATA && !ispunct_(c, '}')) syntax(c, "DATA or '}'");
-    do_define(c);
-    if (c->tok == T_DATA) { next(c); parse_data(c); }
-    if (c->tok == T_GROUP) die(c, "netCDF-4 groups are not supported in the classic model");
-    if (!ispunct_(c, '}')) syntax(c, "'}'");
+    c->m.groups = xrealloc(c, NULL, sizeof *c->m.groups);
+    memset(c->m.groups, 0, sizeof *c->m.groups);
+    c->m.groups[0].parent = -1;
+    c->m.ngroups = 1;
+    /* pass 1: every group's declarations, data sections skipped (upstream
+     * defines everything before writing any data) */
+    parse_group_header(c);
+    for (;;) {
+        if (c->tok == T_GROUP) {
+            next(c);
+            if (c->tok != T_IDENT) syntax(c, "IDENT");
+            if (find_group_in(c, c->sbuf, c->cur) >= 0) die(c, "Duplicate group name in same scope: %s", c->sbuf);
+            ncg_group g;
+            memset(&g, 0, sizeof g);
+            g.parent = c->cur;
+            c->m.groups = xrealloc(c, c->m.groups, (size_t)(c->m.ngroups + 1) * sizeof *c->m.groups);
+            c->m.groups[c->m.ngroups] = g;
+            c->m.groups[c->m.ngroups].name = xstrdup(c, c->sbuf, c->slen);
+            c->cur = c->m.ngroups++;
+            c->enhanced = 1;
+            next(c);
+            expect(c, '{');
+            parse_group_header(c);
+            continue;
+        }
+        if (!ispunct_(c, '}')) syntax(c, c->m.groups[c->cur].datap ? "'}'" : "DATA or '}'");
+        if (c->cur == 0) break;
+        c->cur = c->m.groups[c->cur].parent;
+        next(c);
+    }
     next(c);
     /* upstream's lexer returns a stray byte >= 0x80 as a negative token,
      * which its parser takes for the end of the input */
     if (c->tok == T_BAD && (unsigned char)*c->tokstart >= 0x80) c->tok = T_EOF;
     if (c->tok != T_EOF) syntax(c, "end of file");
-    if (!opt->header_only) pad_records(c);
+    do_define(c);
+    /* pass 2: the data sections, streamed to the sink */
+    for (int g = 0; g < c->m.ngroups; g++) {
+        if (!c->m.groups[g].datap) continue;
+        c->cur = g;
+        c->p = c->m.groups[g].datap;
+        c->line = c->m.groups[g].dataline;
+        next(c);
+        parse_data(c);
+        if (c->tok == T_GROUP && c->m.format != NC_FORMAT_NETCDF4)
+            die(c, "netCDF-4 groups are not supported in the classic model");
+        if (!ispunct_(c, '}') && c->tok != T_GROUP) syntax(c, "'}'");
+    }
+    if (!opt->header_only && c->m.format != NC_FORMAT_NETCDF4) pad_records(c);
     if (c->sink) {
         int stat = c->sink->finish(c->sctx, &c->m);
         if (stat) {
@@ -1423,6 +2463,11 @@ ncg_run(const char *text, size_t len, const ncg_options *opt, const ncg_sink *si
         }
     }
 done:
+    if (c->liven) free_values(&c->m, c->livetype, c->livebuf, c->liven);
+    if (c->liveown) free(c->livebuf);
+    free_values(&c->m, c->livetype, c->rag.vals, c->rag.n);
+    free(c->rag.vals);
+    free(c->rag.idx);
     free_model(&c->m);
     free(c->sbuf);
     free(c->buf);

@@ -10,6 +10,66 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <netcdf_aux.h>
+#include <netcdf_filter.h>
+
+static int
+def_type(ncg_model *m, ncg_type *t)
+{
+    int g = m->groups[t->grp].id, stat = NC_NOERR;
+    switch (t->cls) {
+    case NC_OPAQUE: return nc_def_opaque(g, t->size, t->name, &t->id);
+    case NC_VLEN: return nc_def_vlen(g, t->name, ncg_typeid(m, t->base), &t->id);
+    case NC_ENUM:
+        if ((stat = nc_def_enum(g, t->base, t->name, &t->id))) return stat;
+        for (int i = 0; i < t->nconsts; i++)
+            if ((stat = nc_insert_enum(g, t->id, t->consts[i].name, t->consts[i].val))) return stat;
+        return NC_NOERR;
+    case NC_COMPOUND:
+        if ((stat = nc_def_compound(g, t->size, t->name, &t->id))) return stat;
+        for (int i = 0; i < t->nfields; i++) {
+            ncg_field *f = &t->fields[i];
+            if (f->ndims == 0) stat = nc_insert_compound(g, t->id, f->name, f->offset, ncg_typeid(m, f->type));
+            else stat = nc_insert_array_compound(g, t->id, f->name, f->offset, ncg_typeid(m, f->type), f->ndims,
+                                                 f->dims);
+            if (stat) return stat;
+        }
+        return NC_NOERR;
+    default: return NC_EBADTYPE;
+    }
+}
+
+/* storage properties from the special attributes, in upstream's order */
+static int
+def_specials(ncg_model *m, ncg_var *v)
+{
+    int g = m->groups[v->grp].id, stat;
+    if (v->storage >= 0) {
+        if (v->storage == NC_CHUNKED)
+            stat = nc_def_var_chunking(g, v->id, NC_CHUNKED, v->nchunks ? v->chunks : NULL);
+        else stat = nc_def_var_chunking(g, v->id, v->storage, NULL);
+        if (stat) return stat;
+    }
+    if (v->fletcher32 >= 0 && (stat = nc_def_var_fletcher32(g, v->id, v->fletcher32))) return stat;
+    if ((v->deflate >= 0 || v->shuffle >= 0) &&
+        (stat = nc_def_var_deflate(g, v->id, v->shuffle == 1, v->deflate >= 0, v->deflate >= 0 ? v->deflate : 0)))
+        return stat;
+    if (v->endian >= 0 && (stat = nc_def_var_endian(g, v->id, v->endian))) return stat;
+    if (v->nofill >= 0 && (stat = nc_def_var_fill(g, v->id, v->nofill, NULL))) return stat;
+    if (v->filter) {
+        size_t n = 0;
+        NC_H5_Filterspec **specs = NULL;
+        int fmt = 0;
+        if ((stat = ncaux_h5filterspec_parselist(v->filter, &fmt, &n, &specs))) return stat;
+        for (size_t i = 0; i < n && !stat; i++)
+            stat = nc_def_var_filter(g, v->id, specs[i]->filterid, specs[i]->nparams, specs[i]->params);
+        for (size_t i = 0; i < n; i++) ncaux_h5filterspec_free(specs[i]);
+        free(specs);
+        if (stat) return stat;
+    }
+    if (v->quantize > 0 && (stat = nc_def_var_quantize(g, v->id, v->quantize, v->nsd))) return stat;
+    return NC_NOERR;
+}
 
 static int
 bin_define(void *vctx, ncg_model *m)
@@ -32,26 +92,33 @@ bin_define(void *vctx, ncg_model *m)
     if ((stat = nc_create(tmp, m->cmode | NC_CLOBBER, &b->ncid))) goto done;
     b->created = 1;
     b->made = 1;
+    m->groups[0].id = b->ncid;
+    for (int i = 1; i < m->ngroups; i++)
+        if ((stat = nc_def_grp(m->groups[m->groups[i].parent].id, m->groups[i].name, &m->groups[i].id)))
+            goto done;
+    for (int k = 0; k < m->ntypes; k++)
+        if ((stat = def_type(m, &m->types[m->typeorder[k]]))) goto done;
     for (int i = 0; i < m->ndims; i++)
-        if ((stat = nc_def_dim(b->ncid, m->dims[i].name, m->dims[i].unlimited ? NC_UNLIMITED : m->dims[i].len,
-                               &m->dims[i].id)))
+        if ((stat = nc_def_dim(m->groups[m->dims[i].grp].id, m->dims[i].name,
+                               m->dims[i].unlimited ? NC_UNLIMITED : m->dims[i].len, &m->dims[i].id)))
             goto done;
     for (int i = 0; i < m->nvars; i++) {
         int dimids[NC_MAX_VAR_DIMS];
         ncg_var *v = &m->vars[i];
         for (int d = 0; d < v->ndims; d++) dimids[d] = m->dims[v->dims[d]].id;
-        if ((stat = nc_def_var(b->ncid, v->name, v->type, v->ndims, dimids, &v->id))) goto done;
+        if ((stat = nc_def_var(m->groups[v->grp].id, v->name, ncg_typeid(m, v->type), v->ndims, dimids, &v->id)))
+            goto done;
     }
     for (int i = 0; i < m->nvars; i++)
-        if (m->vars[i].nofill >= 0 && (stat = nc_def_var_fill(b->ncid, m->vars[i].id, m->vars[i].nofill, NULL)))
-            goto done;
+        if ((stat = def_specials(m, &m->vars[i]))) goto done;
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < m->natts; i++) {
             ncg_att *a = &m->atts[i];
             if ((a->var < 0) != (pass == 0)) continue;
+            int g = m->groups[a->grp].id;
             int varid = a->var < 0 ? NC_GLOBAL : m->vars[a->var].id;
-            if (a->type == NC_CHAR) stat = nc_put_att_text(b->ncid, varid, a->name, a->len, a->data);
-            else stat = nc_put_att(b->ncid, varid, a->name, a->type, a->len, a->data);
+            if (a->type == NC_CHAR) stat = nc_put_att_text(g, varid, a->name, a->len, a->data);
+            else stat = nc_put_att(g, varid, a->name, ncg_typeid(m, a->type), a->len, a->data);
             if (stat) goto done;
         }
     if (m->nofill && (stat = nc_set_fill(b->ncid, NC_NOFILL, &old))) goto done;
@@ -63,10 +130,11 @@ done:
 static int
 bin_put(void *vctx, const ncg_model *m, int var, const size_t *start, const size_t *count, const void *buf)
 {
-    ncg_bin *b = vctx;
     const ncg_var *v = &m->vars[var];
-    if (v->type == NC_CHAR) return nc_put_vara_text(b->ncid, v->id, start, count, buf);
-    return nc_put_vara(b->ncid, v->id, start, count, buf);
+    int g = m->groups[v->grp].id;
+    (void)vctx;
+    if (v->type == NC_CHAR) return nc_put_vara_text(g, v->id, start, count, buf);
+    return nc_put_vara(g, v->id, start, count, buf);
 }
 
 static int

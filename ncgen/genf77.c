@@ -57,6 +57,8 @@ ncg_lang_init(void *ctx, ncg_model *m, int classic_types)
     ncg_lang *g = ctx;
     int stat;
     if ((stat = dry_run(m))) return stat;
+    /* the program generators speak the classic model only */
+    if (m->ngroups > 1 || m->ntypes > 0) return NC_ENOTBUILT;
     nc_type maxtype = classic_types ? NC_DOUBLE : NC_UINT64;
     for (int i = 0; i < m->nvars; i++)
         if (m->vars[i].type < NC_BYTE || m->vars[i].type > maxtype) return NC_EBADTYPE;

@@ -15,8 +15,47 @@
 #include <stddef.h>
 #include <netcdf.h>
 
+/* Model type codes: the atomic nc_type values, or NCG_UTYPE + i for the
+ * user-defined type m->types[i] (the sink maps them to library type ids). */
+#define NCG_UTYPE 0x10000
+
+typedef struct ncg_group {
+    char *name;
+    int parent;                 /* index of the parent group, -1 for the root */
+    int id;                     /* ncid given by the sink */
+    const char *datap;          /* start of its data section (NULL: none) */
+    int dataline;
+} ncg_group;
+
+typedef struct ncg_field {
+    char *name;
+    int type;                   /* model type code */
+    int ndims;
+    int dims[NC_MAX_VAR_DIMS];  /* array field sizes */
+    size_t nelems;              /* product of dims (1 for a scalar field) */
+    size_t offset;              /* in the native struct */
+} ncg_field;
+
+typedef struct ncg_econst {
+    char *name;
+    unsigned char val[8];       /* native value in the base type */
+} ncg_econst;
+
+typedef struct ncg_type {
+    char *name;
+    int grp;
+    int cls;                    /* NC_COMPOUND, NC_VLEN, NC_ENUM, NC_OPAQUE */
+    int base;                   /* vlen/enum base type code */
+    size_t size, align;         /* native size (opaque: its size) and alignment */
+    int hasptr;                 /* native values hold pointers (string, vlen) */
+    ncg_field *fields; int nfields;
+    ncg_econst *consts; int nconsts;
+    int id;                     /* type id given by the sink */
+} ncg_type;
+
 typedef struct ncg_dim {
     char *name;
+    int grp;
     size_t len;                 /* declared length; 0 for the unlimited one */
     int unlimited;
     int zero;                   /* declared "= 0", which is NC_UNLIMITED */
@@ -25,21 +64,32 @@ typedef struct ncg_dim {
 
 typedef struct ncg_att {
     char *name;
+    int grp;
     int var;                    /* variable index, -1 for global */
-    nc_type type;
+    nc_type type;               /* model type code */
     size_t len;                 /* number of elements */
-    void *data;                 /* native values (text for NC_CHAR) */
+    void *data;                 /* native values (text for NC_CHAR; owned
+                                 * strings and vlens for those types) */
     int empty;                  /* NC_CHAR written "": len is 1, data one NUL */
 } ncg_att;
 
 typedef struct ncg_var {
     char *name;
-    nc_type type;
+    int grp;
+    int line;                   /* of its declaration, for messages */
+    nc_type type;               /* model type code */
     int ndims;
     int dims[NC_MAX_VAR_DIMS];  /* indices into model dims */
     int id;
     int nofill;                 /* _NoFill attribute: -1 unset, 0/1 */
-    unsigned char fill[8];      /* fill value in native form */
+    unsigned char fill[8];      /* fill value in native form (atomic types) */
+    void *ufill;                /* fill value of string and user types (owned) */
+    /* netCDF-4 storage settings from special attributes; -1 when not given */
+    int storage;                /* NC_CONTIGUOUS, NC_CHUNKED, NC_COMPACT */
+    size_t *chunks; int nchunks;
+    int deflate, shuffle, fletcher32, endian;
+    char *filter;               /* _Filter text */
+    int quantize, nsd;          /* NC_QUANTIZE_* (0: none) and its parameter */
     char cfill;                 /* pad character for char data */
     int has_data;
     size_t nrecs;               /* records written (record variables) */
@@ -47,6 +97,9 @@ typedef struct ncg_var {
 
 typedef struct ncg_model {
     char *name;                 /* dataset name */
+    ncg_group *groups; int ngroups;  /* [0] is the root, then preorder */
+    ncg_type *types; int ntypes;
+    int *typeorder;             /* order the types are defined in (upstream's) */
     ncg_dim *dims; int ndims;
     ncg_var *vars; int nvars;
     ncg_att *atts; int natts;   /* globals and per-variable, in CDL order */
@@ -144,5 +197,9 @@ int ncg_sb_printf(ncg_sb *b, const char *fmt, ...)
 
 /* size of one element of a classic type, 0 if not one */
 size_t ncg_typesize(nc_type t);
+/* native size of one element of any model type code */
+size_t ncg_size(const ncg_model *m, int t);
+/* library type id of a model type code (after define) */
+int ncg_typeid(const ncg_model *m, int t);
 
 #endif
