@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "netcdf.h"
+#include "netcdf_filter.h"
 #include "ncdout.h"
 #include "nctimefmt.h"
 #include "nctools.h"
@@ -56,13 +57,18 @@ static struct {
     int kind_ext;            /* -K */
     int inmemory;            /* -Xm */
     int fmt_kind;            /* nc_inq_format of the file */
-} opt = {NULL, 0, 0, 0, 0, LANG_C, 0, 0, 0, 0, NULL, 0, 0, 0, 0, 0, 0};
+    int nc4;                 /* a netCDF-4 kind (groups, specials) */
+    int filter_all;          /* -F */
+    int no_props;            /* -Xp */
+    char **lgrps;            /* -g names */
+} opt = {NULL, 0, 0, 0, 0, LANG_C, 0, 0, 0, 0, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL};
 
 static const char *progname = "ncdump";
 static int float_digits = 7, double_digits = 15;
 static int float_prec_set, double_prec_set;
 static int max_line_len = 78;        /* -l value minus 2, as upstream */
 static int linep;                    /* column in the data section */
+static int indent;                   /* spaces of group nesting (2 a level) */
 static int att_times_col;            /* column of decoded attribute times */
 static FILE *errf;                   /* diagnostics (stderr for the tool) */
 static jmp_buf fail_jmp;             /* where a fatal error returns to */
@@ -178,6 +184,25 @@ usage(void)
         "  file             Name of netCDF file (or URL if DAP access enabled)\n",
         progname);
     fprintf(errf, "netcdf library version %s\n", nc_inq_libvers());
+}
+
+struct var_s;
+static void lput(const char *s, size_t n);
+static void annotate_brief(const struct var_s *v, const size_t *cor, const size_t *vdims);
+static void annotate(const struct var_s *v, const size_t *cor, size_t iel);
+static void put_text_row(const char *s, size_t len);
+
+/* Group nesting: every header and data line of a subgroup starts with it. */
+static void
+indent_out(void)
+{
+    static const char sp[] = "                                                                ";
+    int n = indent;
+    while (n > 0) {
+        int k = n < (int)sizeof sp - 1 ? n : (int)sizeof sp - 1;
+        ncd_write(sp, (size_t)k);
+        n -= k;
+    }
 }
 
 /* ---- names and strings ------------------------------------------------- */
@@ -323,6 +348,446 @@ value_as_double(nc_type t, const void *p)
     }
 }
 
+/* ---- user-defined types and generic values ------------------------------ */
+
+/* One field of a compound type. */
+typedef struct {
+    char name[NC_MAX_NAME + 1];
+    size_t off;
+    nc_type type;
+    int rank;
+    int sides[NC_MAX_VAR_DIMS];
+    size_t nvals;            /* product of sides */
+} field_t;
+
+/* A user-defined type of the file, found once at open. */
+typedef struct utype {
+    nc_type tid;
+    int ncid;                /* the group defining it */
+    int cls;                 /* NC_VLEN, NC_OPAQUE, NC_ENUM, NC_COMPOUND */
+    size_t size;             /* bytes of one value in memory */
+    nc_type base;
+    size_t nfields;
+    char name[NC_MAX_NAME + 1];
+    char *grp;               /* full name of the defining group */
+    field_t *fields;
+    struct utype *next;
+} utype_t;
+static utype_t *utypes;
+
+static int
+is_user_type(nc_type t)
+{
+    return t > NC_MAX_ATOMIC_TYPE;
+}
+
+static utype_t *
+find_utype(nc_type t)
+{
+    utype_t *u;
+    for (u = utypes; u; u = u->next)
+        if (u->tid == t)
+            return u;
+    die("%d is an invalid type id", t);
+    return NULL;
+}
+
+/* Bytes of one value of any type in memory. */
+static size_t
+elem_size(nc_type t)
+{
+    if (t == NC_STRING)
+        return sizeof(char *);
+    if (is_user_type(t))
+        return find_utype(t)->size;
+    return type_size(t);
+}
+
+/* Records the user-defined types of ncid and of all its subgroups. */
+static void
+init_types(int ncid)
+{
+    int ntypes, ngrps, i, *ids;
+
+    check(nc_inq_typeids(ncid, &ntypes, NULL));
+    if (ntypes > 0) {
+        size_t glen;
+        char *gname;
+        ids = xmalloc(sizeof(int) * (size_t)ntypes);
+        check(nc_inq_typeids(ncid, NULL, ids));
+        check(nc_inq_grpname_full(ncid, &glen, NULL));
+        gname = xmalloc(glen + 1);
+        check(nc_inq_grpname_full(ncid, NULL, gname));
+        gname[glen] = '\0';
+        for (i = 0; i < ntypes; i++) {
+            utype_t *u = xmalloc(sizeof *u);
+            size_t f;
+            memset(u, 0, sizeof *u);
+            u->tid = ids[i];
+            u->ncid = ncid;
+            u->grp = gname;
+            check(nc_inq_user_type(ncid, ids[i], u->name, &u->size, &u->base, &u->nfields, &u->cls));
+            if (u->cls == NC_VLEN)
+                u->size = sizeof(nc_vlen_t);
+            if (u->cls == NC_COMPOUND && u->nfields > 0) {
+                u->fields = xmalloc(sizeof(field_t) * u->nfields);
+                for (f = 0; f < u->nfields; f++) {
+                    field_t *fp = &u->fields[f];
+                    int d;
+                    check(nc_inq_compound_field(ncid, ids[i], (int)f, fp->name, &fp->off,
+                                                &fp->type, &fp->rank, NULL));
+                    if (fp->rank < 0 || fp->rank > NC_MAX_VAR_DIMS)
+                        die("bad rank of compound field %s", fp->name);
+                    check(nc_inq_compound_field(ncid, ids[i], (int)f, NULL, NULL, NULL, NULL,
+                                                fp->sides));
+                    fp->nvals = 1;
+                    for (d = 0; d < fp->rank; d++)
+                        fp->nvals *= (size_t)(fp->sides[d] > 0 ? fp->sides[d] : 0);
+                }
+            }
+            u->next = utypes;
+            utypes = u;
+        }
+        xfree(ids);
+    }
+    check(nc_inq_grps(ncid, &ngrps, NULL));
+    if (ngrps > 0) {
+        ids = xmalloc(sizeof(int) * (size_t)ngrps);
+        check(nc_inq_grps(ncid, NULL, ids));
+        for (i = 0; i < ngrps; i++)
+            init_types(ids[i]);
+        xfree(ids);
+    }
+}
+
+/* A type's name as referenced from group locid: the bare name when a type
+ * of that name is visible there (defined in locid or an ancestor), else
+ * prefixed with the full name of the defining group. */
+static void
+print_type_name(int locid, nc_type t)
+{
+    utype_t *u;
+    int gid = locid, found = 0;
+    if (!is_user_type(t)) {
+        ncd_puts(type_name(t));
+        return;
+    }
+    u = find_utype(t);
+    for (;;) {
+        int n, i, *ids, parent;
+        check(nc_inq_typeids(gid, &n, NULL));
+        if (n > 0) {
+            ids = xmalloc(sizeof(int) * (size_t)n);
+            check(nc_inq_typeids(gid, NULL, ids));
+            for (i = 0; i < n && !found; i++) {
+                char nm[NC_MAX_NAME + 1];
+                check(nc_inq_type(gid, ids[i], nm, NULL));
+                found = !strcmp(nm, u->name);
+            }
+            xfree(ids);
+        }
+        if (found || nc_inq_grp_parent(gid, &parent) != NC_NOERR)
+            break;
+        gid = parent;
+    }
+    if (!found) {
+        put_name(u->grp);
+        ncd_putc('/');
+    }
+    put_name(u->name);
+}
+
+/* Growable string for values that are built before they are placed. */
+typedef struct { char *s; size_t len, cap; } dstr;
+
+static void
+ds_cat(dstr *d, const char *s, size_t n)
+{
+    if (d->len + n + 1 > d->cap) {
+        size_t cap = d->cap ? d->cap : 128;
+        char *ns;
+        while (cap < d->len + n + 1)
+            cap *= 2;
+        ns = xmalloc(cap);
+        if (d->len)
+            memcpy(ns, d->s, d->len);
+        xfree(d->s);
+        d->s = ns;
+        d->cap = cap;
+    }
+    memcpy(d->s + d->len, s, n);
+    d->len += n;
+    d->s[d->len] = '\0';
+}
+
+static void
+ds_puts(dstr *d, const char *s)
+{
+    ds_cat(d, s, strlen(s));
+}
+
+/* Char field of a compound: backslash before the special characters (the
+ * character itself kept, as upstream), octal for other unprintables. */
+static void
+ds_chars(dstr *d, const char *v, size_t len)
+{
+    size_t i;
+    char o[8];
+    while (len && v[len - 1] == '\0')
+        len--;
+    ds_cat(d, "\"", 1);
+    for (i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)v[i];
+        switch (c) {
+        case '\b': case '\f': case '\n': case '\r': case '\t': case '\v':
+        case '\\': case '\'': case '"':
+            o[0] = '\\';
+            o[1] = (char)c;
+            ds_cat(d, o, 2);
+            break;
+        default:
+            if (c >= 0x20 && c < 0x7f)
+                ds_cat(d, (const char *)&v[i], 1);
+            else {
+                snprintf(o, sizeof o, "\\%.3o", c);
+                ds_cat(d, o, 4);
+            }
+        }
+    }
+    ds_cat(d, "\"", 1);
+}
+
+/* String value in data: quoted, escaped (a vertical tab shows as \n, as
+ * upstream), NULL as NIL. */
+static void
+ds_string(dstr *d, const char *cp)
+{
+    char o[8];
+    if (!cp) {
+        ds_puts(d, "NIL");
+        return;
+    }
+    ds_cat(d, "\"", 1);
+    for (; *cp; cp++) {
+        unsigned char c = (unsigned char)*cp;
+        const char *e = NULL;
+        switch (c) {
+        case '\b': e = "\\b"; break;
+        case '\f': e = "\\f"; break;
+        case '\n': e = "\\n"; break;
+        case '\r': e = "\\r"; break;
+        case '\t': e = "\\t"; break;
+        case '\v': e = "\\n"; break;
+        case '\\': e = "\\\\"; break;
+        case '\'': e = "\\'"; break;
+        case '"': e = "\\\""; break;
+        default:
+            if (c < 0x20 || c == 0x7f) {
+                snprintf(o, sizeof o, "\\%03o", c);
+                ds_cat(d, o, 4);
+            } else
+                ds_cat(d, cp, 1);
+        }
+        if (e)
+            ds_cat(d, e, 2);
+    }
+    ds_cat(d, "\"", 1);
+}
+
+static long long
+int_value(nc_type t, const void *p)
+{
+    switch (t) {
+    case NC_BYTE: return *(const signed char *)p;
+    case NC_UBYTE: return *(const unsigned char *)p;
+    case NC_SHORT: return *(const short *)p;
+    case NC_USHORT: return *(const unsigned short *)p;
+    case NC_INT: return *(const int *)p;
+    case NC_UINT: return *(const unsigned int *)p;
+    case NC_INT64: return *(const long long *)p;
+    case NC_UINT64: return (long long)*(const unsigned long long *)p;
+    default: die("enum must have an integer base type: %d", t); return 0;
+    }
+}
+
+/* Appends one value of type t (any type) in CDL data syntax. */
+static void
+ds_value(dstr *d, nc_type t, const void *vp)
+{
+    char s[PRIM_LEN + 8];
+    int n;
+    switch (t) {
+    case NC_BYTE: n = ncd_fmt_ll(s, *(const signed char *)vp); break;
+    case NC_CHAR: ds_chars(d, vp, 1); return;
+    case NC_SHORT: n = ncd_fmt_ll(s, *(const short *)vp); break;
+    case NC_INT: n = ncd_fmt_ll(s, *(const int *)vp); break;
+    case NC_UBYTE: n = ncd_fmt_ull(s, *(const unsigned char *)vp); break;
+    case NC_USHORT: n = ncd_fmt_ull(s, *(const unsigned short *)vp); break;
+    case NC_UINT: n = ncd_fmt_ull(s, *(const unsigned int *)vp); break;
+    case NC_INT64: n = ncd_fmt_ll(s, *(const long long *)vp); break;
+    case NC_UINT64: n = ncd_fmt_ull(s, *(const unsigned long long *)vp); break;
+    case NC_FLOAT: {
+        float f = *(const float *)vp;
+        if (isfinite(f))
+            n = ncd_fmt_g(s, f, float_digits, 0);
+        else
+            n = snprintf(s, sizeof s, "%s", isnan(f) ? "NaNf" : f < 0 ? "-Infinityf" : "Infinityf");
+        break;
+    }
+    case NC_DOUBLE: {
+        double f = *(const double *)vp;
+        if (isfinite(f))
+            n = ncd_fmt_g(s, f, double_digits, 0);
+        else
+            n = snprintf(s, sizeof s, "%s", isnan(f) ? "NaN" : f < 0 ? "-Infinity" : "Infinity");
+        break;
+    }
+    case NC_STRING: ds_string(d, *(char *const *)vp); return;
+    default: {
+        utype_t *u = find_utype(t);
+        size_t i, f;
+        switch (u->cls) {
+        case NC_ENUM: {
+            char sym[NC_MAX_NAME + 1];
+            check(nc_inq_enum_ident(u->ncid, t, int_value(u->base, vp), sym));
+            ds_puts(d, sym);
+            return;
+        }
+        case NC_OPAQUE: {
+            static const char hx[] = "0123456789ABCDEF";
+            const unsigned char *b = vp;
+            ds_cat(d, "0X", 2);
+            for (i = 0; i < u->size; i++) {
+                char h[2];
+                h[0] = hx[b[i] >> 4];
+                h[1] = hx[b[i] & 15];
+                ds_cat(d, h, 2);
+            }
+            return;
+        }
+        case NC_VLEN: {
+            const nc_vlen_t *vl = vp;
+            size_t bsz = elem_size(u->base);
+            ds_cat(d, "{", 1);
+            for (i = 0; i < vl->len; i++) {
+                ds_value(d, u->base, (const char *)vl->p + i * bsz);
+                if (i + 1 < vl->len)
+                    ds_cat(d, ", ", 2);
+            }
+            ds_cat(d, "}", 1);
+            return;
+        }
+        case NC_COMPOUND:
+            ds_cat(d, "{", 1);
+            for (f = 0; f < u->nfields; f++) {
+                const field_t *fp = &u->fields[f];
+                const char *fv = (const char *)vp + fp->off;
+                if (fp->rank == 0) {
+                    ds_value(d, fp->type, fv);
+                } else if (fp->type == NC_CHAR) {
+                    size_t slen = (size_t)fp->sides[fp->rank - 1], ns = fp->nvals / (slen ? slen : 1);
+                    ds_cat(d, "{", 1);
+                    for (i = 0; slen && i < ns; i++) {
+                        ds_chars(d, fv + i * slen, slen);
+                        if (i + 1 < ns)
+                            ds_cat(d, ", ", 2);
+                    }
+                    ds_cat(d, "}", 1);
+                } else {
+                    size_t fsz = elem_size(fp->type);
+                    ds_cat(d, "{", 1);
+                    for (i = 0; i < fp->nvals; i++) {
+                        ds_value(d, fp->type, fv + i * fsz);
+                        if (i + 1 < fp->nvals)
+                            ds_cat(d, ", ", 2);
+                    }
+                    ds_cat(d, "}", 1);
+                }
+                if (f + 1 < u->nfields)
+                    ds_cat(d, ", ", 2);
+            }
+            ds_cat(d, "}", 1);
+            return;
+        default:
+            die("unrecognized class of user defined type: %d", u->cls);
+        }
+    }
+    }
+    ds_cat(d, s, (size_t)(n < 0 ? 0 : n));
+}
+
+/* Value equality as upstream tests data against the fill value: floats
+ * within an epsilon, compound values by the first element of each field. */
+static int
+values_equal(nc_type t, const void *a, const void *b)
+{
+    switch (t) {
+    case NC_BYTE: case NC_CHAR: case NC_UBYTE:
+        return *(const unsigned char *)a == *(const unsigned char *)b;
+    case NC_SHORT: case NC_USHORT:
+        return *(const unsigned short *)a == *(const unsigned short *)b;
+    case NC_INT: case NC_UINT:
+        return *(const unsigned int *)a == *(const unsigned int *)b;
+    case NC_INT64: case NC_UINT64:
+        return *(const unsigned long long *)a == *(const unsigned long long *)b;
+    case NC_FLOAT: {
+        float v1 = *(const float *)a, v2 = *(const float *)b;
+        if ((v1 > 0.0f) != (v2 > 0.0f))
+            return 0;
+        if (isfinite(v1) && isfinite(v2)) {
+            float diff = v1 - v2, tol = FLT_EPSILON * v2;
+            return (diff < 0 ? -diff : diff) <= (tol < 0 ? -tol : tol);
+        }
+        return (isnan(v1) && isnan(v2)) || (isinf(v1) && isinf(v2));
+    }
+    case NC_DOUBLE: {
+        double v1 = *(const double *)a, v2 = *(const double *)b;
+        if ((v1 > 0.0) != (v2 > 0.0))
+            return 0;
+        if (isfinite(v1) && isfinite(v2)) {
+            double diff = v1 - v2, tol = DBL_EPSILON * v2;
+            return (diff < 0 ? -diff : diff) <= (tol < 0 ? -tol : tol);
+        }
+        return (isnan(v1) && isnan(v2)) || (isinf(v1) && isinf(v2));
+    }
+    case NC_STRING: {
+        const char *s1 = *(char *const *)a, *s2 = *(char *const *)b;
+        if (!s1 || !s2)
+            return s1 == s2;
+        return !strcmp(s1, s2);
+    }
+    default: {
+        utype_t *u = find_utype(t);
+        size_t i;
+        switch (u->cls) {
+        case NC_ENUM:
+            return values_equal(u->base, a, b);
+        case NC_OPAQUE:
+            return !memcmp(a, b, u->size);
+        case NC_VLEN: {
+            const nc_vlen_t *x = a, *y = b;
+            size_t bsz = elem_size(u->base);
+            if (x->len != y->len)
+                return 0;
+            for (i = 0; i < x->len; i++)
+                if (!values_equal(u->base, (const char *)x->p + i * bsz, (const char *)y->p + i * bsz))
+                    return 0;
+            return 1;
+        }
+        case NC_COMPOUND:
+            for (i = 0; i < u->nfields; i++) {
+                const field_t *fp = &u->fields[i];
+                if (fp->nvals > 0 && !values_equal(fp->type, (const char *)a + fp->off, (const char *)b + fp->off))
+                    return 0;
+            }
+            return 1;
+        default:
+            return 0;
+        }
+    }
+    }
+}
+
 /* ---- attributes ---------------------------------------------------------- */
 
 typedef struct {
@@ -401,7 +866,9 @@ print_att_times(int ncid, int varid, nc_type type, size_t len, const void *vals)
         att_times_col = att_times_col + 1 + (int)n;
         nl = wrap && (first || att_times_col > max_line_len + 2);
         if (nl) {
-            ncd_puts("\n\t\t  ");
+            ncd_putc('\n');
+            indent_out();
+            ncd_puts("\t\t  ");
             att_times_col = 16 + 2 + (int)n;
         } else
             ncd_putc(' ');
@@ -458,7 +925,7 @@ put_att_values(nc_type type, size_t len, const void *vals)
 }
 
 static void
-print_att(int ncid, int varid, const char *varname, int ia)
+print_att(int ncid, int varid, const char *varname, int ia, int is_root)
 {
     char name[NC_MAX_NAME + 1];
     nc_type type;
@@ -466,10 +933,15 @@ print_att(int ncid, int varid, const char *varname, int ia)
     void *vals;
 
     check(nc_inq_attname(ncid, varid, ia, name));
-    if (varid == NC_GLOBAL && !strcmp(name, "_NCProperties"))
+    if (is_root && varid == NC_GLOBAL && !strcmp(name, "_NCProperties"))
         return;
     check(nc_inq_att(ncid, varid, name, &type, &len));
+    indent_out();
     ncd_puts("\t\t");
+    if (type == NC_STRING || is_user_type(type)) {
+        print_type_name(ncid, type);
+        ncd_putc(' ');
+    }
     put_name(varname);
     if (is_keyword(varname))
         ncd_putc(' ');
@@ -478,11 +950,64 @@ print_att(int ncid, int varid, const char *varname, int ia)
     ncd_puts(" = ");
     if (len == 0)
         type = NC_CHAR;
+    if (len > ((size_t)-1) / 64 - 1)
+        die("out of memory\n");
+    if (is_user_type(type)) {
+        utype_t *u = find_utype(type);
+        size_t i;
+        dstr d = {NULL, 0, 0};
+        vals = xmalloc((len + 1) * u->size);
+        check(nc_get_att(ncid, varid, name, vals));
+        for (i = 0; i < len; i++) {
+            const char *vp = (const char *)vals + i * u->size;
+            if (u->cls == NC_ENUM) {
+                char sym[NC_MAX_NAME + 1];
+                check(nc_inq_enum_ident(ncid, type, int_value(u->base, vp), sym));
+                put_name(sym);
+                if (i + 1 < len)
+                    ncd_puts(", ");
+            } else if (u->cls == NC_OPAQUE) {
+                d.len = 0;
+                ds_value(&d, type, vp);
+                ncd_write(d.s, d.len);
+                if (i + 1 < len)
+                    ncd_puts(", ");
+            } else {
+                /* vlen and compound values go through the data section's
+                 * line wrapping, as upstream */
+                d.len = 0;
+                ds_value(&d, type, vp);
+                if (i + 1 < len)
+                    ds_cat(&d, ", ", 2);
+                lput(d.s, d.len);
+            }
+        }
+        nc_reclaim_data(ncid, type, vals, len);
+        xfree(d.s);
+        xfree(vals);
+        ncd_puts(" ;\n");
+        return;
+    }
+    if (type == NC_STRING) {
+        char **sv = xmalloc((len + 1) * sizeof(char *));
+        size_t i;
+        check(nc_get_att_string(ncid, varid, name, sv));
+        for (i = 0; i < len; i++) {
+            if (sv[i])
+                put_att_text(sv[i], strlen(sv[i]));
+            else
+                ncd_puts("NIL");
+            if (i + 1 < len)
+                ncd_puts(", ");
+        }
+        nc_free_string(len, sv);
+        xfree(sv);
+        ncd_puts(" ;\n");
+        return;
+    }
     sz = type_size(type);
     if (sz == 0)
         die("pr_att_vals: bad type");
-    if (len > ((size_t)-1) / 8 - 1)
-        die("out of memory\n");
     vals = xmalloc((len + 1) * sz);
     check(nc_get_att(ncid, varid, name, vals));
     if (type == NC_CHAR) {
@@ -507,7 +1032,7 @@ print_att(int ncid, int varid, const char *varname, int ia)
 
 /* ---- header -------------------------------------------------------------- */
 
-typedef struct {
+typedef struct var_s {
     char name[NC_MAX_NAME + 1];
     nc_type type;
     int ndims;
@@ -537,22 +1062,6 @@ var_wanted(const char *name)
     for (i = 0; i < opt.nlvars; i++)
         if (!strcmp(opt.lvars[i], name))
             return 1;
-    return 0;
-}
-
-static int
-is_coord_var(int ncid, const var_t *v)
-{
-    int ndims, d;
-    char dname[NC_MAX_NAME + 1];
-    if (v->ndims != 1)
-        return 0;
-    check(nc_inq_ndims(ncid, &ndims));
-    for (d = 0; d < ndims; d++) {
-        check(nc_inq_dimname(ncid, d, dname));
-        if (!strcmp(dname, v->name))
-            return 1;
-    }
     return 0;
 }
 
@@ -723,12 +1232,14 @@ static void
 lput(const char *s, size_t n)
 {
     if ((int)n + linep > max_line_len && n > 2) {
-        ncd_puts("\n    ");
-        linep = 4;
+        ncd_putc('\n');
+        indent_out();
+        ncd_puts("    ");
+        linep = 4 + indent;
     }
     ncd_write(s, n);
     if (n > 0 && s[n - 1] == '\n')
-        linep = 0;
+        linep = indent;
     else
         linep += (int)n;
 }
@@ -862,8 +1373,10 @@ annotate_brief(const var_t *v, const size_t *cor, const size_t *vdims)
         for (id = r - 2; id >= 0; id--)
             ncd_printf(",%lu", (unsigned long)(1 + cor[id]));
     }
-    ncd_puts(")\n    ");
-    linep = 4;
+    ncd_puts(")\n");
+    indent_out();
+    ncd_puts("    ");
+    linep = 4 + indent;
 }
 
 static void
@@ -1014,6 +1527,23 @@ emit_text_rows(stream_t *st, const char *buf, size_t nrows)
     }
 }
 
+/* The " name = " line that opens a variable's data. */
+static void
+data_start(const var_t *v)
+{
+    ncd_putc('\n');
+    indent_out();
+    ncd_putc(' ');
+    put_name(v->name);
+    if (v->ndims <= 1) {
+        ncd_puts(" = ");
+        linep = (int)strlen(v->name) + 4 + indent;
+    } else {
+        ncd_puts(" =\n  ");
+        linep = 2 + indent;
+    }
+}
+
 /* Reads the variable in slabs of whole trailing sub-arrays and streams
  * the values to the printer. */
 static void
@@ -1029,16 +1559,7 @@ print_var_data(int ncid, int varid, const var_t *v, const size_t *vdims)
 
     setup_printer(ncid, varid, v, &p, cfbuf);
     elsz = p.size;
-    ncd_putc('\n');
-    ncd_putc(' ');
-    put_name(v->name);
-    if (r <= 1) {
-        ncd_puts(" = ");
-        linep = (int)strlen(v->name) + 4;
-    } else {
-        ncd_puts(" =\n  ");
-        linep = 2;
-    }
+    data_start(v);
     ncols = r > 0 ? vdims[r - 1] : 1;
     memset(cor, 0, sizeof cor);
     st.p = &p;
@@ -1135,72 +1656,678 @@ print_var_data(int ncid, int varid, const var_t *v, const size_t *vdims)
     }
 }
 
-/* ---- CDL ------------------------------------------------------------------ */
+/* ---- generic data: strings, user types, nested unlimited dimensions ------ */
+
+/* Unlimited dimensions of the whole file (a variable's nested records are
+ * braced when one of its inner dimensions is unlimited anywhere). */
+static int *unlim_ids, n_unlim;
 
 static void
-do_ncdump(int ncid)
+collect_unlims(int ncid)
 {
-    int ndims, nvars, ngatts, unlimid, d, varid, ia;
-    size_t *dimlens;
+    int n, ng, i, *ids;
+    if (nc_inq_unlimdims(ncid, &n, NULL) == NC_NOERR && n > 0) {
+        int *nu = xmalloc(sizeof(int) * (size_t)(n_unlim + n));
+        if (n_unlim)
+            memcpy(nu, unlim_ids, sizeof(int) * (size_t)n_unlim);
+        check(nc_inq_unlimdims(ncid, NULL, nu + n_unlim));
+        xfree(unlim_ids);
+        unlim_ids = nu;
+        n_unlim += n;
+    }
+    if (!opt.nc4 || nc_inq_grps(ncid, &ng, NULL) != NC_NOERR || ng == 0)
+        return;
+    ids = xmalloc(sizeof(int) * (size_t)ng);
+    check(nc_inq_grps(ncid, NULL, ids));
+    for (i = 0; i < ng; i++)
+        collect_unlims(ids[i]);
+    xfree(ids);
+}
+
+static int
+is_unlim(int dimid)
+{
+    int i;
+    for (i = 0; i < n_unlim; i++)
+        if (unlim_ids[i] == dimid)
+            return 1;
+    return 0;
+}
+
+/* State of one variable printed value by value (upstream's print_rows). */
+typedef struct {
+    int ncid, varid;
+    const var_t *v;
+    const size_t *vdims;
+    size_t esz;
+    int has_fill;
+    void *fill;
+    int text;                /* char rows as strings */
+    char *row;               /* one row of values */
+    dstr d;
+} gen_t;
+
+static void
+gen_rows(gen_t *g, int level, size_t *cor, size_t *edg, int marks)
+{
+    const var_t *v = g->v;
+    int rank = v->ndims, i;
+    size_t d0 = rank > 0 ? g->vdims[level] : 1, k;
+    size_t ncols = rank > 0 ? g->vdims[rank - 1] : 1;
+
+    if (level > 0 && is_unlim(v->dimids[level])) {
+        lput("{", 1);
+        marks++;
+    }
+    if (rank - level > 1) {
+        size_t lcor[NC_MAX_VAR_DIMS + 1], ledg[NC_MAX_VAR_DIMS + 1];
+        for (i = 0; i < rank; i++) {
+            lcor[i] = cor[i];
+            ledg[i] = edg[i];
+        }
+        lcor[level] = 0;
+        ledg[level] = 1;
+        for (k = 0; k + 1 < d0; k++) {
+            gen_rows(g, level + 1, lcor, ledg, 0);
+            lcor[level]++;
+        }
+        gen_rows(g, level + 1, lcor, ledg, marks);
+    } else {
+        int lastrow = 1;
+        if (opt.brief && rank > 1 && ncols > 0)
+            annotate_brief(v, cor, g->vdims);
+        check(nc_get_vara(g->ncid, g->varid, cor, edg, g->row));
+        g->d.len = 0;
+        ds_cat(&g->d, "", 0);
+        if (g->text) {
+            put_text_row(g->row, ncols);
+        } else {
+            for (k = 0; k < d0; k++) {
+                const char *vp = g->row + k * g->esz;
+                g->d.len = 0;
+                if (g->has_fill && values_equal(v->type, g->fill, vp))
+                    ds_cat(&g->d, "_", 1);
+                else
+                    ds_value(&g->d, v->type, vp);
+                if (k + 1 == d0)
+                    break;
+                if (opt.full) {
+                    ncd_write(g->d.s, g->d.len);
+                    ncd_puts(", ");
+                    annotate(v, cor, k);
+                } else {
+                    ds_cat(&g->d, ", ", 2);
+                    lput(g->d.s, g->d.len);
+                }
+            }
+        }
+        if (v->type == NC_STRING || is_user_type(v->type))
+            nc_reclaim_data(g->ncid, v->type, g->row, ncols);
+        for (i = 0; i < rank - 1; i++)
+            if (cor[i] != g->vdims[i] - 1) {
+                lastrow = 0;
+                break;
+            }
+        for (i = 0; i < marks; i++)
+            ds_cat(&g->d, "}", 1);
+        if (opt.full) {
+            ncd_write(g->d.s, g->d.len);
+            ncd_putc(lastrow ? ';' : ',');
+            annotate(v, cor, d0 - 1);
+        } else {
+            lput(g->d.s, g->d.len);
+            if (lastrow) {
+                lput(" ;", 2);
+                lput("\n", 1);
+            } else {
+                lput(",\n", 2);
+                lput("  ", 2);
+            }
+        }
+    }
+}
+
+/* Variables the fast path cannot print: strings, user types, and those
+ * whose inner dimensions are unlimited (braced records). */
+static int
+needs_generic(const var_t *v)
+{
+    int d;
+    if (v->type == NC_STRING || is_user_type(v->type))
+        return 1;
+    for (d = 1; d < v->ndims; d++)
+        if (is_unlim(v->dimids[d]))
+            return 1;
+    return 0;
+}
+
+static void
+print_var_generic(int ncid, int varid, const var_t *v, const size_t *vdims)
+{
+    gen_t g;
+    size_t cor[NC_MAX_VAR_DIMS + 1], edg[NC_MAX_VAR_DIMS + 1], ncols;
+    nc_type t;
+    size_t len;
+    int d;
+    char cfbuf[128];
+
+    memset(&g, 0, sizeof g);
+    g.ncid = ncid;
+    g.varid = varid;
+    g.v = v;
+    g.vdims = vdims;
+    g.esz = elem_size(v->type);
+    g.fill = xmalloc(g.esz + 8);
+    memset(g.fill, 0, g.esz + 8);
+    if (!nc_inq_att(ncid, varid, "_FillValue", &t, &len) && t == v->type && len == 1) {
+        check(nc_get_att(ncid, varid, "_FillValue", g.fill));
+        g.has_fill = 1;
+    } else if (v->type == NC_STRING) {
+        *(char **)g.fill = NULL;
+        g.has_fill = 2;      /* upstream's default: the empty string */
+    } else if (!is_user_type(v->type) && v->type != NC_BYTE && v->type != NC_UBYTE) {
+        printer_t p;
+        setup_printer(ncid, varid, v, &p, cfbuf);
+        memcpy(g.fill, &p.fill, type_size(v->type));
+        g.has_fill = 1;
+    }
+    if (v->type == NC_CHAR) {
+        printer_t p;
+        setup_printer(ncid, varid, v, &p, cfbuf);
+        g.text = p.text;
+    }
+    data_start(v);
+    ncols = v->ndims > 0 ? vdims[v->ndims - 1] : 1;
+    for (d = 0; d < v->ndims; d++) {
+        cor[d] = 0;
+        edg[d] = 1;
+    }
+    if (v->ndims > 0)
+        edg[v->ndims - 1] = ncols;
+    else {
+        cor[0] = 0;
+        edg[0] = 1;
+    }
+    g.row = xmalloc(ncols * g.esz + 1);
+    if (g.has_fill == 2) {
+        static char empty[] = "";
+        *(char **)g.fill = empty;
+    }
+    gen_rows(&g, 0, cor, edg, 0);
+    if (g.has_fill == 1 && (v->type == NC_STRING || is_user_type(v->type)))
+        nc_reclaim_data(ncid, v->type, g.fill, 1);
+    xfree(g.row);
+    xfree(g.fill);
+    xfree(g.d.s);
+}
+
+/* ---- CDL ------------------------------------------------------------------ */
+
+/* The virtual attributes of -s for one variable of a netCDF-4 file, in
+ * upstream's order. */
+static void
+print_specials(int ncid, int varid, const var_t *v)
+{
+    int storage = 0, i;
+    size_t nf = 0, f;
+    unsigned int *ids = NULL;
+    int fletcher = 0, shuffle = 0, deflate = 0, level = 0;
+    dstr other = {NULL, 0, 0};
+
+#define SPECIAL_NAME(a) do { indent_out(); ncd_puts("\t\t"); put_name(v->name); ncd_puts(":" a " = "); } while (0)
+    {
+        size_t chunks[NC_MAX_VAR_DIMS + 1];
+        check(nc_inq_var_chunking(ncid, varid, &storage, chunks));
+        if (storage == NC_CONTIGUOUS) {
+            SPECIAL_NAME("_Storage");
+            ncd_puts("\"contiguous\" ;\n");
+        } else if (storage == NC_COMPACT) {
+            SPECIAL_NAME("_Storage");
+            ncd_puts("\"compact\" ;\n");
+        } else if (storage == NC_CHUNKED) {
+            SPECIAL_NAME("_Storage");
+            ncd_puts("\"chunked\" ;\n");
+            if (v->ndims > 0) {
+                SPECIAL_NAME("_ChunkSizes");
+                for (i = 0; i < v->ndims; i++)
+                    ncd_printf("%lu%s", (unsigned long)chunks[i], i + 1 < v->ndims ? ", " : " ;\n");
+            }
+        }
+    }
+    if (nc_inq_var_filter_ids(ncid, varid, &nf, NULL) == NC_NOERR && nf > 0) {
+        ids = xmalloc(sizeof(unsigned int) * nf);
+        check(nc_inq_var_filter_ids(ncid, varid, &nf, ids));
+        for (f = 0; f < nf; f++) {
+            size_t np = 0, k;
+            unsigned int *params = NULL;
+            check(nc_inq_var_filter_info(ncid, varid, ids[f], &np, NULL));
+            if (np > 0) {
+                params = xmalloc(sizeof(unsigned int) * np);
+                check(nc_inq_var_filter_info(ncid, varid, ids[f], &np, params));
+            }
+            if (!opt.filter_all && ids[f] == 3)
+                fletcher = 1;
+            else if (!opt.filter_all && ids[f] == 2)
+                shuffle = 1;
+            else if (!opt.filter_all && ids[f] == 1) {
+                deflate = 1;
+                level = np > 0 ? (int)params[0] : 0;
+            } else {
+                char num[16];
+                if (other.len)
+                    ds_cat(&other, "|", 1);
+                snprintf(num, sizeof num, "%u", ids[f]);
+                ds_puts(&other, num);
+                for (k = 0; k < np; k++) {
+                    snprintf(num, sizeof num, ",%u", params[k]);
+                    ds_puts(&other, num);
+                }
+            }
+            xfree(params);
+        }
+        xfree(ids);
+    }
+    if (fletcher) {
+        SPECIAL_NAME("_Fletcher32");
+        ncd_puts("\"true\" ;\n");
+    }
+    if (shuffle) {
+        SPECIAL_NAME("_Shuffle");
+        ncd_puts("\"true\" ;\n");
+    }
+    if (deflate) {
+        SPECIAL_NAME("_DeflateLevel");
+        ncd_printf("%d ;\n", level);
+    }
+    if (other.len) {
+        SPECIAL_NAME("_Filter");
+        ncd_printf("\"%s\" ;\n", other.s);
+    }
+    xfree(other.s);
+    if (!is_user_type(v->type) && v->type != NC_STRING && type_size(v->type) > 1) {
+        int endian = 0;
+        check(nc_inq_var_endian(ncid, varid, &endian));
+        if (endian == NC_ENDIAN_LITTLE || endian == NC_ENDIAN_BIG) {
+            SPECIAL_NAME("_Endianness");
+            ncd_puts(endian == NC_ENDIAN_LITTLE ? "\"little\" ;\n" : "\"big\" ;\n");
+        }
+    }
+    {
+        int nofill = 0;
+        check(nc_inq_var_fill(ncid, varid, &nofill, NULL));
+        if (nofill) {
+            SPECIAL_NAME("_NoFill");
+            ncd_puts("\"true\" ;\n");
+        }
+    }
+#undef SPECIAL_NAME
+}
+
+/* Dimension ids visible in ncid (with its ancestors' when parents). */
+static int *
+group_dimids(int ncid, int parents, int *np)
+{
+    int n, *ids, i;
+    if (!opt.nc4) {
+        check(nc_inq_ndims(ncid, &n));
+        ids = xmalloc(sizeof(int) * (size_t)(n + 1));
+        for (i = 0; i < n; i++)
+            ids[i] = i;
+    } else {
+        check(nc_inq_dimids(ncid, &n, NULL, parents));
+        ids = xmalloc(sizeof(int) * (size_t)(n + 1));
+        check(nc_inq_dimids(ncid, NULL, ids, parents));
+    }
+    *np = n;
+    return ids;
+}
+
+/* Coordinate variable as upstream decides it: one dimension, and a
+ * visible dimension (any) has the variable's name. */
+static int
+is_coord_var(int ncid, const var_t *v)
+{
+    int n, d, *ids, found = 0;
+    char dname[NC_MAX_NAME + 1];
+    if (v->ndims != 1)
+        return 0;
+    ids = group_dimids(ncid, 1, &n);
+    for (d = 0; d < n && !found; d++) {
+        check(nc_inq_dimname(ncid, ids[d], dname));
+        found = !strcmp(dname, v->name);
+    }
+    xfree(ids);
+    return found;
+}
+
+/* Full name of group ncid ("/" for the root); caller frees. */
+static char *
+group_fullname(int ncid)
+{
+    size_t len;
+    char *s;
+    if (!opt.nc4)
+        return xstrdup("/");
+    check(nc_inq_grpname_full(ncid, &len, NULL));
+    s = xmalloc(len + 1);
+    check(nc_inq_grpname_full(ncid, NULL, s));
+    s[len] = '\0';
+    return s;
+}
+
+/* Variable lookup of -v in group ncid: "v", "g/v" (the group's full
+ * name ends with "g") or "/g/v" (the group is exactly "/g"). */
+static int
+gvarid(int ncid, const char *name, int *varid)
+{
+    const char *slash = strrchr(name, '/');
+    char *grp, *full;
+    int stat, ok;
+    size_t gl, fl;
+    if (!name[0])
+        return NC_ENOTVAR;
+    if (!slash)
+        return nc_inq_varid(ncid, name, varid);
+    gl = (size_t)(slash - name);
+    grp = xmalloc(gl + 1);
+    memcpy(grp, name, gl);
+    grp[gl] = '\0';
+    full = group_fullname(ncid);
+    fl = strlen(full);
+    if (name[0] == '/')
+        ok = !strcmp(full, grp);
+    else
+        ok = fl >= gl && !strcmp(full + fl - gl, grp);
+    stat = ok ? nc_inq_varid(ncid, slash + 1, varid) : NC_ENOTVAR;
+    xfree(grp);
+    xfree(full);
+    return stat;
+}
+
+static size_t
+varname_count(int ncid, const char *name)
+{
+    size_t count = 0;
+    int varid, ng, i, *ids;
+    if (gvarid(ncid, name, &varid) == NC_NOERR)
+        count++;
+    if (!opt.nc4)
+        return count;
+    check(nc_inq_grps(ncid, &ng, NULL));
+    if (ng > 0) {
+        ids = xmalloc(sizeof(int) * (size_t)ng);
+        check(nc_inq_grps(ncid, NULL, ids));
+        for (i = 0; i < ng; i++)
+            count += varname_count(ids[i], name);
+        xfree(ids);
+    }
+    return count;
+}
+
+/* Groups whose data -g asks for. */
+static int *grp_wanted_ids, n_grp_wanted;
+
+static void
+add_wanted(int id)
+{
+    int *n = xmalloc(sizeof(int) * (size_t)(n_grp_wanted + 1));
+    if (n_grp_wanted)
+        memcpy(n, grp_wanted_ids, sizeof(int) * (size_t)n_grp_wanted);
+    n[n_grp_wanted++] = id;
+    xfree(grp_wanted_ids);
+    grp_wanted_ids = n;
+}
+
+static size_t
+grpname_count(int ncid, const char *name)
+{
+    size_t count = 0;
+    int gid, ng, i, *ids, stat;
+    if (!name[0] || !strcmp(name, "/")) {
+        add_wanted(ncid);
+        return 1;
+    }
+    if (name[0] == '/') {
+        stat = nc_inq_grp_full_ncid(ncid, name, &gid);
+        if (stat == NC_NOERR) {
+            add_wanted(gid);
+            return 1;
+        }
+        if (stat != NC_ENOGRP)
+            die("when looking up group %s: %s ", name, nc_strerror(stat));
+        return 0;
+    }
+    if (nc_inq_grp_ncid(ncid, name, &gid) == NC_NOERR) {
+        count++;
+        add_wanted(gid);
+    }
+    check(nc_inq_grps(ncid, &ng, NULL));
+    if (ng > 0) {
+        ids = xmalloc(sizeof(int) * (size_t)ng);
+        check(nc_inq_grps(ncid, NULL, ids));
+        for (i = 0; i < ng; i++)
+            count += grpname_count(ids[i], name);
+        xfree(ids);
+    }
+    return count;
+}
+
+static int
+group_wanted(int ncid)
+{
+    int i;
+    if (opt.nlgrps == 0)
+        return 1;
+    for (i = 0; i < n_grp_wanted; i++)
+        if (grp_wanted_ids[i] == ncid)
+            return 1;
+    return 0;
+}
+
+/* A variable's dimension name: qualified with its group's full name when
+ * the bare name would find another dimension from this group. */
+static void
+print_dim_ref(int ncid, int dimid)
+{
+    char dname[NC_MAX_NAME + 1];
+    check(nc_inq_dimname(ncid, dimid, dname));
+    if (opt.nc4) {
+        int test, loc = ncid;
+        check(nc_inq_dimid(ncid, dname, &test));
+        while (test != dimid) {
+            int parent;
+            check(nc_inq_grp_parent(loc, &parent));
+            loc = parent;
+            check(nc_inq_dimid(loc, dname, &test));
+        }
+        if (loc != ncid) {
+            char *gname = group_fullname(loc);
+            put_name(gname);
+            if (strcmp(gname, "/"))
+                ncd_putc('/');
+            xfree(gname);
+        }
+    }
+    put_name(dname);
+}
+
+static void
+print_type_decl(int ncid, nc_type tid)
+{
+    utype_t *u = find_utype(tid);
+    size_t f;
+    switch (u->cls) {
+    case NC_VLEN:
+        indent_out();
+        print_type_name(ncid, u->base);
+        ncd_puts("(*) ");
+        print_type_name(ncid, tid);
+        ncd_puts(" ;\n");
+        break;
+    case NC_OPAQUE:
+        indent_out();
+        ncd_printf("opaque(%d) ", (int)u->size);
+        print_type_name(ncid, tid);
+        ncd_puts(" ;\n");
+        break;
+    case NC_ENUM: {
+        dstr d = {NULL, 0, 0};
+        char buf[4 * NC_MAX_NAME + 8];
+        indent_out();
+        ds_puts(&d, type_name(u->base));
+        ds_puts(&d, " enum ");
+        escape_name(buf, u->name);
+        ds_puts(&d, buf);
+        ds_puts(&d, " {");
+        lput(d.s, d.len);
+        for (f = 0; f < u->nfields; f++) {
+            char mname[NC_MAX_NAME + 1];
+            long long val[2] = {0, 0};
+            char num[32];
+            check(nc_inq_enum_member(ncid, tid, (int)f, mname, val));
+            d.len = 0;
+            escape_name(buf, mname);
+            ds_puts(&d, buf);
+            snprintf(num, sizeof num, " = %lld", int_value(u->base, val));
+            ds_puts(&d, num);
+            ds_puts(&d, f + 1 < u->nfields ? ", " : "} ;\n");
+            lput(d.s, d.len);
+        }
+        xfree(d.s);
+        break;
+    }
+    case NC_COMPOUND:
+        indent_out();
+        ncd_puts("compound ");
+        print_type_name(ncid, tid);
+        ncd_puts(" {\n");
+        for (f = 0; f < u->nfields; f++) {
+            const field_t *fp = &u->fields[f];
+            int d;
+            indent_out();
+            ncd_puts("  ");
+            print_type_name(ncid, fp->type);
+            ncd_putc(' ');
+            put_name(fp->name);
+            if (fp->rank > 0) {
+                ncd_putc('(');
+                for (d = 0; d < fp->rank; d++)
+                    ncd_printf("%d%s", fp->sides[d], d + 1 < fp->rank ? ", " : ")");
+            }
+            ncd_puts(" ;\n");
+        }
+        indent_out();
+        ncd_puts("}; // ");
+        print_type_name(ncid, tid);
+        ncd_putc('\n');
+        break;
+    default:
+        die("Unknown class of user-defined type!");
+    }
+}
+
+static void
+do_group(int ncid, int is_root)
+{
+    int ndims, nvars, ngatts, unlimid, d, varid, ia, *dimids, i;
+    int *vlist = NULL, nvl = 0;
     var_t v;
 
-    ncd_puts("netcdf ");
-    put_name(opt.name);
-    ncd_puts(" {\n");
+    if (opt.nlvars > 0) {
+        vlist = xmalloc(sizeof(int) * (size_t)opt.nlvars);
+        for (i = 0; i < opt.nlvars; i++)
+            if (gvarid(ncid, opt.lvars[i], &varid) == NC_NOERR)
+                vlist[nvl++] = varid;
+    }
+    if (opt.nc4) {
+        int ntypes, *tids;
+        check(nc_inq_typeids(ncid, &ntypes, NULL));
+        if (ntypes > 0) {
+            tids = xmalloc(sizeof(int) * (size_t)ntypes);
+            check(nc_inq_typeids(ncid, NULL, tids));
+            indent_out();
+            ncd_puts("types:\n");
+            indent += 2;
+            for (i = 0; i < ntypes; i++)
+                print_type_decl(ncid, tids[i]);
+            indent -= 2;
+            xfree(tids);
+        }
+    }
     check(nc_inq(ncid, &ndims, &nvars, &ngatts, &unlimid));
-    dimlens = xmalloc(sizeof(size_t) * (size_t)(ndims + 1));
-    if (ndims > 0)
+    dimids = group_dimids(ncid, 0, &ndims);
+    if (ndims > 0) {
+        indent_out();
         ncd_puts("dimensions:\n");
+    }
     for (d = 0; d < ndims; d++) {
         char dname[NC_MAX_NAME + 1];
-        check(nc_inq_dim(ncid, d, dname, &dimlens[d]));
+        size_t len;
+        check(nc_inq_dim(ncid, dimids[d], dname, &len));
+        indent_out();
         ncd_putc('\t');
         put_name(dname);
-        if (d == unlimid)
-            ncd_printf(" = UNLIMITED ; // (%lu currently)\n", (unsigned long)dimlens[d]);
+        if (opt.nc4 ? is_unlim(dimids[d]) : dimids[d] == unlimid)
+            ncd_printf(" = UNLIMITED ; // (%lu currently)\n", (unsigned long)len);
         else
-            ncd_printf(" = %lu ;\n", (unsigned long)dimlens[d]);
+            ncd_printf(" = %lu ;\n", (unsigned long)len);
     }
-    if (nvars > 0)
+    xfree(dimids);
+    if (nvars > 0) {
+        indent_out();
         ncd_puts("variables:\n");
+    }
     for (varid = 0; varid < nvars; varid++) {
+        check(nc_inq_varndims(ncid, varid, &v.ndims));
+        if (v.ndims > NC_MAX_VAR_DIMS)
+            die("too many dimensions");
         check(nc_inq_var(ncid, varid, v.name, &v.type, &v.ndims, v.dimids, &v.natts));
+        indent_out();
         ncd_putc('\t');
-        ncd_puts(type_name(v.type));
+        print_type_name(ncid, v.type);
         ncd_putc(' ');
         put_name(v.name);
         if (v.ndims > 0)
             ncd_putc('(');
         for (d = 0; d < v.ndims; d++) {
-            char dname[NC_MAX_NAME + 1];
-            check(nc_inq_dimname(ncid, v.dimids[d], dname));
-            put_name(dname);
+            print_dim_ref(ncid, v.dimids[d]);
             ncd_puts(d < v.ndims - 1 ? ", " : ")");
         }
         ncd_puts(" ;\n");
         for (ia = 0; ia < v.natts; ia++)
-            print_att(ncid, varid, v.name, ia);
+            print_att(ncid, varid, v.name, ia, is_root);
+        if (opt.special && opt.nc4)
+            print_specials(ncid, varid, &v);
     }
-    if (ngatts > 0 || opt.special)
-        ncd_puts("\n// global attributes:\n");
+    if (ngatts > 0 || opt.special) {
+        ncd_putc('\n');
+        indent_out();
+        ncd_puts(is_root ? "// global attributes:\n" : "// group attributes:\n");
+    }
     for (ia = 0; ia < ngatts; ia++)
-        print_att(ncid, NC_GLOBAL, "", ia);
-    if (opt.special) {
+        print_att(ncid, NC_GLOBAL, "", ia, is_root);
+    if (is_root && opt.special) {
         print_hidden_atts(ncid);
         ncd_printf("\t\t:_Format = \"%s\" ;\n", kind_string(opt.fmt_kind));
     }
-    if (!opt.header_only) {
-        if (nvars > 0)
+    if (!opt.header_only && group_wanted(ncid)) {
+        if (nvars > 0) {
+            indent_out();
             ncd_puts("data:\n");
+        }
         for (varid = 0; varid < nvars; varid++) {
             size_t vdims[NC_MAX_VAR_DIMS + 1];
-            int empty = 0;
+            int empty = 0, want = 1;
+            if (opt.nlvars > 0) {
+                want = 0;
+                for (i = 0; i < nvl; i++)
+                    if (vlist[i] == varid)
+                        want = 1;
+                if (!want)
+                    continue;
+            }
             check(nc_inq_var(ncid, varid, v.name, &v.type, &v.ndims, v.dimids, &v.natts));
-            if (!var_wanted(v.name))
-                continue;
             if (opt.coord_vals && !is_coord_var(ncid, &v))
-                continue;
-            if (type_size(v.type) == 0)
                 continue;
             for (d = 0; d < v.ndims; d++) {
                 check(nc_inq_dimlen(ncid, v.dimids[d], &vdims[d]));
@@ -1209,11 +2336,48 @@ do_ncdump(int ncid)
             }
             if (empty)
                 continue;
-            print_var_data(ncid, varid, &v, vdims);
+            if (needs_generic(&v))
+                print_var_generic(ncid, varid, &v, vdims);
+            else if (type_size(v.type) != 0)
+                print_var_data(ncid, varid, &v, vdims);
         }
     }
+    xfree(vlist);
+    if (opt.nc4) {
+        int ng, *gids;
+        check(nc_inq_grps(ncid, &ng, NULL));
+        if (ng > 0) {
+            gids = xmalloc(sizeof(int) * (size_t)ng);
+            check(nc_inq_grps(ncid, NULL, gids));
+            for (i = 0; i < ng; i++) {
+                char gname[NC_MAX_NAME + 1];
+                check(nc_inq_grpname(gids[i], gname));
+                ncd_putc('\n');
+                indent_out();
+                ncd_puts("group: ");
+                put_name(gname);
+                ncd_puts(" {\n");
+                indent += 2;
+                do_group(gids[i], 0);
+                indent_out();
+                ncd_puts("} // group ");
+                put_name(gname);
+                ncd_putc('\n');
+                indent -= 2;
+            }
+            xfree(gids);
+        }
+    }
+}
+
+static void
+do_ncdump(int ncid)
+{
+    ncd_puts("netcdf ");
+    put_name(opt.name);
+    ncd_puts(" {\n");
+    do_group(ncid, 1);
     ncd_puts("}\n");
-    xfree(dimlens);
 }
 
 /* ---- NcML ------------------------------------------------------------------- */
@@ -1452,6 +2616,12 @@ end_run(void)
     cur_ncid = -1;
     xfree_all();
     bounds_list = NULL;
+    utypes = NULL;
+    unlim_ids = NULL;
+    n_unlim = 0;
+    grp_wanted_ids = NULL;
+    n_grp_wanted = 0;
+    indent = 0;
     memset(&opt, 0, sizeof opt);
     opt.lang = LANG_C;
     float_digits = 7;
@@ -1501,14 +2671,17 @@ dump_main(int argc, char *argv[])
             break;
         case 'v': make_list(optarg, &opt.nlvars, &opt.lvars); break;
         case 'g': {
-            char **g;
             int i;
-            make_list(optarg, &opt.nlgrps, &g);
-            if (opt.nlgrps == 0)
-                opt.nlgrps = 1;
             for (i = 0; i < opt.nlgrps; i++)
-                xfree(g[i]);
-            xfree(g);
+                xfree(opt.lgrps[i]);
+            xfree(opt.lgrps);
+            make_list(optarg, &opt.nlgrps, &opt.lgrps);
+            if (opt.nlgrps == 0) {   /* an empty list names the root group */
+                xfree(opt.lgrps);
+                opt.lgrps = xmalloc(sizeof(char *));
+                opt.lgrps[0] = xstrdup("");
+                opt.nlgrps = 1;
+            }
             break;
         }
         case 'd': set_sigdigs(optarg); break;
@@ -1520,11 +2693,11 @@ dump_main(int argc, char *argv[])
         case 'i': opt.string_times = 1; opt.iso_sep = 1; break;
         case 's': opt.special = 1; break;
         case 'w': break;
-        case 'F': break;
+        case 'F': opt.filter_all = 1; break;
         case 'X':
             switch (tolower((unsigned char)optarg[0])) {
             case 'm': opt.inmemory = 1; break;
-            case 'p': break;
+            case 'p': opt.no_props = 1; break;
             default: die("invalid value for -X option: %s", optarg);
             }
             break;
@@ -1552,6 +2725,7 @@ dump_main(int argc, char *argv[])
         die("%s: %s", path, nc_strerror(stat));
     }
     check(nc_inq_format(cur_ncid, &opt.fmt_kind));
+    opt.nc4 = opt.fmt_kind == NC_FORMAT_NETCDF4 || opt.fmt_kind == NC_FORMAT_NETCDF4_CLASSIC;
     if (opt.kind) {
         ncd_printf("%s\n", kind_string(opt.fmt_kind));
     } else if (opt.kind_ext) {
@@ -1565,14 +2739,20 @@ dump_main(int argc, char *argv[])
         else
             ncd_printf("unknown mode=%08x\n", mode);
     } else {
-        int i, vid;
+        int i;
+        if (opt.nc4)
+            init_types(cur_ncid);
+        collect_unlims(cur_ncid);
         for (i = 0; i < opt.nlvars; i++)
-            if (nc_inq_varid(cur_ncid, opt.lvars[i], &vid) != NC_NOERR)
+            if (varname_count(cur_ncid, opt.lvars[i]) == 0)
                 die("%s: No such variable", opt.lvars[i]);
         if (opt.nlgrps > 0 && opt.fmt_kind != NC_FORMAT_NETCDF4) {
             status = EXIT_FAILURE;
             goto done;
         }
+        for (i = 0; i < opt.nlgrps; i++)
+            if (grpname_count(cur_ncid, opt.lgrps[i]) == 0)
+                die("%s: No such group", opt.lgrps[i]);
         if (opt.xml) {
             if (opt.fmt_kind == NC_FORMAT_NETCDF4)
                 die("%s: NcML output (-x) currently only permitted for netCDF classic model", path);
