@@ -85,24 +85,19 @@ refresh_unlimited(NC4_file *f)
     nc4h5_lock();
     for (size_t i = 0; i < f->ngrps; i++) {
         NC4_grp *g = f->grps[i];
-        NC4H5_grp *hg = g->fmt;
         for (size_t j = 0; j < g->vars.n; j++) {
             NC4_var *v = (NC4_var *)g->vars.items[j];
             NC4H5_var *hv = v->fmt;
             hsize_t cur[H5S_MAX_RANK];
             hid_t did, sid;
-            int unlim = 0, opened = 0;
+            int unlim = 0;
             for (int k = 0; k < v->ndims; k++)
                 unlim |= v->dims[k]->unlimited;
             if (!unlim || !v->created || v->ndims > H5S_MAX_RANK)
                 continue;
-            if (hv && hv->did >= 0)
-                did = hv->did;
-            else if (hg && hg->gid >= 0 && v->hdr.stored_name &&
-                     (did = H5Dopen2(hg->gid, v->hdr.stored_name, H5P_DEFAULT)) >= 0)
-                opened = 1;
-            else
+            if (!hv || nc4h5_var_open_dataset(v))
                 continue;
+            did = hv->did;
             if ((sid = H5Dget_space(did)) >= 0) {
                 if (H5Sget_simple_extent_ndims(sid) == v->ndims &&
                     H5Sget_simple_extent_dims(sid, cur, NULL) >= 0)
@@ -111,8 +106,6 @@ refresh_unlimited(NC4_file *f)
                             v->dims[k]->len = (size_t)cur[k];
                 H5Sclose(sid);
             }
-            if (opened)
-                H5Dclose(did);
         }
     }
     nc4h5_unlock();

@@ -126,8 +126,8 @@ var_id(NC4_var *v, hid_t *didp)
             return NC_EDIMSCALE;
         if ((stat = grp_id(v->grp, &gid)))
             return stat;
-        if ((h->did = H5Dopen2(gid, v->hdr.stored_name, H5P_DEFAULT)) < 0)
-            return NC_EHDFERR;
+        if ((stat = nc4h5_var_open_dataset(v)))
+            return stat;
     }
     *didp = h->did;
     return NC_NOERR;

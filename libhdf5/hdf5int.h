@@ -152,6 +152,13 @@ int NC4_HDF5_put_vara(int, int, const size_t *, const size_t *, const void *, nc
 int NC4_HDF5_get_vars(int, int, const size_t *, const size_t *, const ptrdiff_t *, void *, nc_type);
 int NC4_HDF5_put_vars(int, int, const size_t *, const size_t *, const ptrdiff_t *, const void *, nc_type);
 
+/* ---- lazy dataset open (hdf5open.c) --------------------------------------------------
+ * Make sure ((NC4H5_var *)var->fmt)->did is a valid open dataset: opens it
+ * by its stored name in its group (with the var's chunk cache) when it is
+ * still -1 on a created variable.  Call it before every use of did.
+ * NC_NOERR, or NC_EHDFERR (not created yet, or HDF5 refused). */
+int nc4h5_var_open_dataset(NC4_var *var);
+
 /* ---- hdf5open.c / hdf5create.c ------------------------------------------------------------ */
 int NC4_HDF5_open(const char *path, int mode, int basepe, size_t *chunksizehintp,
                   void *parameters, const NC_Dispatch *table, int ncid);

@@ -1018,6 +1018,44 @@ done:
     return stat;
 }
 
+/* Make sure var's dataset is open (hv->did valid): datasets of a file opened
+ * are opened on first use, with the var's chunk cache when it differs from
+ * the file's default (as upstream's nc4_reopen_dataset). */
+int
+nc4h5_var_open_dataset(NC4_var *var)
+{
+    NC4H5_var *hv = var ? var->fmt : NULL;
+    NC4H5_grp *hg;
+    size_t size, nelems;
+    float pre;
+    hid_t dapl = H5P_DEFAULT;
+    int stat = NC_NOERR;
+
+    if (hv == NULL)
+        return NC_EHDFERR;
+    if (hv->did >= 0)
+        return NC_NOERR;
+    hg = var->grp ? var->grp->fmt : NULL;
+    if (!var->created || var->hdr.stored_name == NULL || hg == NULL || hg->gid < 0)
+        return NC_EHDFERR;
+    nc4h5_lock();
+    nc4_get_default_cache(&size, &nelems, &pre);
+    if (var->storage == NC_CHUNKED &&
+        (var->cache_size != size || var->cache_nelems != nelems ||
+         var->cache_preemption != pre)) {
+        if ((dapl = H5Pcreate(H5P_DATASET_ACCESS)) < 0 ||
+            H5Pset_chunk_cache(dapl, var->cache_nelems, var->cache_size,
+                               var->cache_preemption) < 0)
+            stat = NC_EHDFERR;
+    }
+    if (!stat && (hv->did = H5Dopen2(hg->gid, var->hdr.stored_name, dapl)) < 0)
+        stat = NC_EHDFERR;
+    if (dapl != H5P_DEFAULT && dapl >= 0)
+        H5Pclose(dapl);
+    nc4h5_unlock();
+    return stat;
+}
+
 /* Reopen a dataset with the var's chunk cache when it differs from the
  * file's (the same as upstream's nc4_reopen_dataset). */
 static int
