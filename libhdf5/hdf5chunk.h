@@ -1,0 +1,46 @@
+/* hdf5chunk.h: the parallel chunk pipeline for filtered netCDF-4 variables
+ * (hdf5chunk.c), used by hdf5data.c.
+ *
+ * Reads and writes of a filtered chunked dataset go by whole chunks: raw
+ * chunks move with H5Dread_chunk / H5Dwrite_chunk under the HDF5 lock, and
+ * libfilter's chain decodes / encodes them on the shared pool with the lock
+ * released.  HDF5 keeps every piece of metadata (chunk index, filter masks,
+ * extents), so files stay plain HDF5.  HDF5's chunk cache stays coherent:
+ * H5Dread_chunk and H5Dget_chunk_storage_size flush a dirty cached chunk
+ * first, H5Dwrite_chunk evicts it, so calls that fall back to HDF5's own
+ * pipeline may mix freely with pipelined ones.
+ *
+ * Both entry points are called with the HDF5 lock held once (they release
+ * and retake it around codec work) and set *done = 0 when the request is not
+ * theirs (no filters, a type or layout they leave to HDF5, a chain this
+ * process cannot run, a request too sparse in its chunks, or
+ * NETCDF_FILTER_PIPELINE=0 in the environment): the caller then uses HDF5's
+ * path.  Values are in the file type, which must equal the memory type
+ * (mtid); element size `size`.  No request here lies past the dataset's
+ * extent (reads past an unlimited extent and extending writes are handled
+ * by the caller first). */
+#ifndef HDF5CHUNK_H
+#define HDF5CHUNK_H
+
+#include "hdf5int.h"
+
+/* The environment switch: "0" sends every request to HDF5's own pipeline. */
+#define NC4H5_PIPELINE_ENV "NETCDF_FILTER_PIPELINE"
+
+/* Read the selection (start/count/stride, nd dims) into out (count box,
+ * C order).  A chunk never written reads as the dataset's fill value (left
+ * untouched when the fill time is "never", as HDF5 does).  Errors:
+ * NC_ENOFILTER when a filter is missing here and in HDF5 (no raw bytes are
+ * returned), NC_EHDFERR when a chunk fails to decode (corrupt data, a
+ * checksum mismatch), as HDF5's own read reports it. */
+int nc4h5_chunk_read(hid_t did, hid_t mtid, int nd, const hsize_t *start, const hsize_t *count,
+                     const hsize_t *stride, size_t size, void *out, int *done);
+
+/* Write the selection from in.  Chunks wholly covered are built from in
+ * (encoded straight from it when they are contiguous there); partly
+ * covered ones are read, decoded, merged and written back
+ * (read-modify-write; never written before: the fill value). */
+int nc4h5_chunk_write(hid_t did, hid_t mtid, int nd, const hsize_t *start, const hsize_t *count,
+                      const hsize_t *stride, size_t size, const void *in, int *done);
+
+#endif /* HDF5CHUNK_H */
