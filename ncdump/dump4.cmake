@@ -1,0 +1,12 @@
+# ncdump on the enhanced model: tests (the sources are ncdump.c's).
+if(BUILD_TESTING)
+  # Every CDL of test/cdl4 (made into netCDF-4 and netCDF-4 classic-model
+  # files by the reference ncgen), plus netCDF4-python and h5py files,
+  # dumped by ours and by the reference ncdump with each option set.
+  add_test(NAME tools_ncdump4
+    COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test/run_ncdump4_tests.sh
+            $<TARGET_FILE:ncdump> ${CMAKE_CURRENT_SOURCE_DIR}/test/cdl4
+            ${CMAKE_CURRENT_BINARY_DIR}/test_ncdump4)
+  set_tests_properties(tools_ncdump4 PROPERTIES LABELS "tools;interop"
+                       SKIP_RETURN_CODE 77 TIMEOUT 600)
+endif()
