@@ -73,34 +73,6 @@ nc_del_att(int ncid, int varid, const char *name)
     RETURN_WITH_ATT_NAME(name, nm, nc->dispatch->del_att(ncid, varid, nm));
 }
 
-int
-nc_copy_att(int ncid_in, int varid_in, const char *name, int ncid_out, int varid_out)
-{
-    nc_type xtype;
-    size_t len, size;
-    void *buf = NULL;
-    int stat, format;
-
-    /* As upstream: the target file first; copying onto itself is a no-op. */
-    if ((stat = nc_inq_format(ncid_out, &format)))
-        return stat;
-    if (ncid_in == ncid_out && varid_in == varid_out)
-        return NC_NOERR;
-    if ((stat = nc_inq_att(ncid_in, varid_in, name, &xtype, &len)))
-        return stat;
-    if (xtype > NC_MAX_ATOMIC_TYPE)
-        return NC_ENOTNC4;  /* user-defined types arrive with the enhanced model */
-    size = NC_atomictypelen(xtype);
-    if ((buf = malloc(len ? len * size : 1)) == NULL)
-        return NC_ENOMEM;
-    if ((stat = nc_get_att(ncid_in, varid_in, name, buf)) == NC_NOERR)
-        stat = nc_put_att(ncid_out, varid_out, name, xtype, len, buf);
-    if (xtype == NC_STRING)
-        nc_free_string(len, buf);
-    free(buf);
-    return stat;
-}
-
 /* ---- untyped ------------------------------------------------------------------------ */
 
 static int
