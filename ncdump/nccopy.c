@@ -85,8 +85,10 @@ static struct {
     int *odim;                       /* input dimid -> output dimid (-1 none) */
     unsigned char *ounlim;           /* output dimension is unlimited */
     size_t ndimmap;
+    void **owned;                    /* temporaries of the recursive walks */
+    size_t nowned, ownedcap;
 } run = {-1, -1, 0, 0, 0, 0, NULL, 0, {0, 0, NULL}, {0, 0, NULL}, NULL, 0, 0, NULL, 0,
-         {0, 0, NULL, NULL, 0, 0, NULL}, {0, 0, 0, NULL}, NULL, NULL, 0};
+         {0, 0, NULL, NULL, 0, 0, NULL}, {0, 0, 0, NULL}, NULL, NULL, 0, NULL, 0, 0};
 
 static void
 free_list(namelist *l)
@@ -130,6 +132,11 @@ end_run(int failed)
     run.odim = NULL;
     run.ounlim = NULL;
     run.ndimmap = 0;
+    while (run.nowned > 0)
+        free(run.owned[--run.nowned]);
+    free(run.owned);
+    run.owned = NULL;
+    run.ownedcap = 0;
     return stat;
 }
 
@@ -261,6 +268,39 @@ xmalloc(size_t n)
     return p;
 }
 
+/* A temporary that a fatal error deep in a recursive walk must not leak:
+ * end_run frees what is still owned. */
+static void *
+xmalloc_owned(size_t n)
+{
+    void *p;
+    if (run.nowned == run.ownedcap) {
+        size_t cap = run.ownedcap ? 2 * run.ownedcap : 16;
+        void **o = realloc(run.owned, cap * sizeof *o);
+        if (!o)
+            fail("%s", "out of memory");
+        run.owned = o;
+        run.ownedcap = cap;
+    }
+    p = xmalloc(n);
+    run.owned[run.nowned++] = p;
+    return p;
+}
+
+static void
+release(void *p)
+{
+    size_t i;
+    if (!p)
+        return;
+    for (i = run.nowned; i-- > 0;)
+        if (run.owned[i] == p) {
+            run.owned[i] = run.owned[--run.nowned];
+            break;
+        }
+    free(p);
+}
+
 static void
 check_not_same_file(const char *in, const char *out)
 {
@@ -345,7 +385,7 @@ subgroups(int grp, int *np)
     CHECK(nc_inq_grps(grp, np, NULL));
     if (*np <= 0)
         return NULL;
-    ids = xmalloc(sizeof(int) * (size_t)*np);
+    ids = xmalloc_owned(sizeof(int) * (size_t)*np);
     CHECK(nc_inq_grps(grp, NULL, ids));
     return ids;
 }
@@ -359,7 +399,7 @@ count_var(int grp, const char *name)
     g = subgroups(grp, &n);
     for (i = 0; i < n; i++)
         count += count_var(g[i], name);
-    free(g);
+    release(g);
     return count;
 }
 
@@ -408,7 +448,7 @@ match_groups(int grp, const char *name)
     g = subgroups(grp, &n);
     for (i = 0; i < n; i++)
         count += match_groups(g[i], name);
-    free(g);
+    release(g);
     return count;
 }
 
@@ -862,14 +902,9 @@ copy_schema(int igrp, int oparent)
     copy_vars(igrp, ogrp);
     g = subgroups(igrp, &n);
     for (i = 0; i < n; i++)
-        if (opt.grpstruct || group_wanted(g[i])) {
-            int sub = g[i];
-            free(g);
-            g = NULL;
-            copy_schema(sub, ogrp);
-            g = subgroups(igrp, &n);
-        }
-    free(g);
+        if (opt.grpstruct || group_wanted(g[i]))
+            copy_schema(g[i], ogrp);
+    release(g);
 }
 
 /* Creates the output groups, in preorder, before any type (a type may use
@@ -893,20 +928,16 @@ copy_groups(int igrp, int ogrp)
                             progname, full);
                 }
                 free(full);
-                free(g);
                 fail_out();
             }
             stat = nc_inq_grpname(g[i], name);
             if (!stat)
                 stat = nc_def_grp(ogrp, name, &og);
-            if (stat) {
-                free(g);
-                CHECK(stat);
-            }
+            CHECK(stat);
         }
         copy_groups(g[i], og);
     }
-    free(g);
+    release(g);
 }
 
 static void copy_type(int igrp, nc_type type, int ogrp);
@@ -988,22 +1019,17 @@ copy_types(int igrp, int ogrp)
 
     CHECK(nc_inq_typeids(igrp, &ntypes, NULL));
     if (ntypes > 0) {
-        types = xmalloc(sizeof(nc_type) * (size_t)ntypes);
-        if (nc_inq_typeids(igrp, NULL, types)) {
-            free(types);
-            CHECK(NC_EBADTYPE);
-        }
-        for (i = 0; i < ntypes; i++) {
-            nc_type t = types[i];
-            copy_type(igrp, t, ogrp);   /* (a failure leaks types: the run ends) */
-        }
-        free(types);
+        types = xmalloc_owned(sizeof(nc_type) * (size_t)ntypes);
+        CHECK(nc_inq_typeids(igrp, NULL, types));
+        for (i = 0; i < ntypes; i++)
+            copy_type(igrp, types[i], ogrp);
+        release(types);
     }
     g = subgroups(igrp, &n);
     for (i = 0; i < n; i++)
         if (opt.grpstruct || group_wanted(g[i]))
             copy_types(g[i], out_group(g[i], ogrp));
-    free(g);
+    release(g);
 }
 
 /* ------------------------------------------------------------ data */
@@ -1218,7 +1244,7 @@ copy_data(int igrp, int oparent)
             continue;
         copy_data(sub, ogrp);
     }
-    free(g);
+    release(g);
 }
 
 /* netCDF-3 input or output with a record variable: fixed variables first,
@@ -1234,7 +1260,7 @@ copy_nc3_records(int ncid)
 
     CHECK(nc_inq_nvars(ncid, &nvars));
     CHECK(nc_inq_unlimdim(run.in, &unlimid));
-    ivars = xmalloc(sizeof(int) * (size_t)(nvars > 0 ? nvars : 1) +
+    ivars = xmalloc_owned(sizeof(int) * (size_t)(nvars > 0 ? nvars : 1) +
                     sizeof(int) * (size_t)(run.vars.n + 1));
     if (run.vars.given) {
         for (i = 0; i < run.vars.n; i++)
@@ -1244,10 +1270,8 @@ copy_nc3_records(int ncid)
         for (v = 0; v < nvars; v++) {
             char name[NC_MAX_NAME + 1];
             int iv;
-            if (nc_inq_varname(ncid, v, name) || nc_inq_varid(run.in, name, &iv)) {
-                free(ivars);
+            if (nc_inq_varname(ncid, v, name) || nc_inq_varid(run.in, name, &iv))
                 CHECK(NC_ENOTVAR);
-            }
             ivars[nsel++] = iv;
         }
     }
@@ -1255,10 +1279,8 @@ copy_nc3_records(int ncid)
     for (i = 0; i < nsel; i++) {
         int nd, dims[NC_MAX_VAR_DIMS];
         if (nc_inq_varndims(run.in, ivars[i], &nd) || nd < 0 || nd > NC_MAX_VAR_DIMS ||
-            nc_inq_vardimid(run.in, ivars[i], dims)) {
-            free(ivars);
+            nc_inq_vardimid(run.in, ivars[i], dims))
             CHECK(NC_ENOTVAR);
-        }
         if (nd > 0 && dims[0] == unlimid)
             continue;
         {
@@ -1267,11 +1289,7 @@ copy_nc3_records(int ncid)
         }
     }
     /* record variables with data in a record */
-    rec = malloc(sizeof *rec * (size_t)(nsel > 0 ? nsel : 1));
-    if (!rec) {
-        free(ivars);
-        fail("%s", "out of memory");
-    }
+    rec = xmalloc_owned(sizeof *rec * (size_t)(nsel > 0 ? nsel : 1));
     for (i = 0; i < nsel; i++) {
         int nd, dims[NC_MAX_VAR_DIMS], j, empty = 0;
         if (nc_inq_varndims(run.in, ivars[i], &nd) || nc_inq_vardimid(run.in, ivars[i], dims))
@@ -1287,11 +1305,9 @@ copy_nc3_records(int ncid)
         if (!empty)
             setup_varcopy(&rec[nrec++], run.in, ivars[i], run.out);
     }
-    free(ivars);
-    if (nrec > 0 && nc_inq_dimlen(run.in, unlimid, &nrecs)) {
-        free(rec);
-        CHECK(NC_EBADDIM);
-    }
+    release(ivars);
+    if (nrec > 0)
+        CHECK(nc_inq_dimlen(run.in, unlimid, &nrecs));
     for (r = 0; r < nrecs; r++)
         for (i = 0; i < nrec; i++) {
             size_t base[NC_MAX_VAR_DIMS], ext[NC_MAX_VAR_DIMS];
@@ -1306,7 +1322,7 @@ copy_nc3_records(int ncid)
             }
             copy_box(&vc, base, ext);
         }
-    free(rec);
+    release(rec);
 }
 
 /* A netCDF-3 file with a record variable. */
