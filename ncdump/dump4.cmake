@@ -1,4 +1,10 @@
-# ncdump on the enhanced model: tests (the sources are ncdump.c's).
+# ncdump on the enhanced model (the sources are ncdump.c's).
+
+# ncdump reads the next slab of a variable on a helper thread while it
+# formats the current one.
+find_package(Threads REQUIRED)
+target_link_libraries(nctools PUBLIC Threads::Threads)
+
 if(BUILD_TESTING)
   # Every CDL of test/cdl4 (made into netCDF-4 and netCDF-4 classic-model
   # files by the reference ncgen), plus netCDF4-python and h5py files,

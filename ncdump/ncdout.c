@@ -72,7 +72,13 @@ ncd_write(const char *s, size_t n)
             return;
         }
     }
-    memcpy(obuf + olen, s, n);
+    if (n <= 16) {           /* data values: a call to memcpy costs more */
+        char *d = obuf + olen;
+        size_t i;
+        for (i = 0; i < n; i++)
+            d[i] = s[i];
+    } else
+        memcpy(obuf + olen, s, n);
     olen += n;
 }
 
@@ -219,7 +225,14 @@ ncd_fmt_g(char *out, double v, int prec, int alt)
     if (prec > 15 || !isfinite(v) || v == 0.0)
         return slow_g(out, v, prec, alt);
     a = fabs(v);
-    frexp(a, &e2);
+    {
+        /* binary exponent straight from the bits (frexp's, for normals) */
+        uint64_t bits;
+        memcpy(&bits, &a, sizeof bits);
+        if ((bits >> 52) == 0)
+            return slow_g(out, v, prec, alt);
+        e2 = (int)(bits >> 52) - 1022;
+    }
     E = (int)floor((double)(e2 - 1) * 0.30102999566398120);
     lim = pow10tab[prec];
     if (!scale10(a, prec - 1 - E, &hi, &lo))
@@ -229,7 +242,7 @@ ncd_fmt_g(char *out, double v, int prec, int alt)
         if (!scale10(a, prec - 1 - E, &hi, &lo))
             return slow_g(out, v, prec, alt);
     }
-    fl = floor(hi);
+    fl = hi < 9007199254740992.0 ? (double)(unsigned long long)hi : floor(hi);
     frac = (hi - fl) + lo;
     if (frac < 0) {
         fl -= 1;

@@ -17,6 +17,7 @@
 #include <float.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stddef.h>
 #include <stdarg.h>
@@ -33,6 +34,7 @@
 #include "nctools.h"
 
 #define SLAB_BYTES ((size_t)4 << 20)   /* bytes of data read per call */
+#define BAND_BYTES ((size_t)64 << 20)  /* largest read of a band of chunks */
 #define PRIM_LEN 100
 
 /* ---- options --------------------------------------------------------- */
@@ -1527,6 +1529,81 @@ emit_text_rows(stream_t *st, const char *buf, size_t nrows)
     }
 }
 
+/* One block read of the fast path, possibly on a helper thread (the
+ * library is called by one thread at a time: the main thread only
+ * formats while a helper reads). */
+typedef struct {
+    int ncid, varid;
+    size_t start[NC_MAX_VAR_DIMS + 1], count[NC_MAX_VAR_DIMS + 1];
+    char *buf;
+    int stat;
+    pthread_t th;
+} reader_t;
+
+static void
+reader_run(reader_t *r)
+{
+    r->stat = nc_get_vara(r->ncid, r->varid, r->start, r->count, r->buf);
+}
+
+static void *
+reader_main(void *arg)
+{
+    reader_run(arg);
+    return NULL;
+}
+
+/* Starts the read; returns 1 if on a thread, 0 if already done inline. */
+static int
+reader_start(reader_t *r)
+{
+    if (pthread_create(&r->th, NULL, reader_main, r) == 0)
+        return 1;
+    reader_run(r);
+    return 0;
+}
+
+static void
+reader_wait(reader_t *r, int threaded)
+{
+    if (threaded)
+        pthread_join(r->th, NULL);
+}
+
+/* Fills rd's start/count with the block at idx and advances idx; returns
+ * 0 when idx was already past the end.  Blocks: dims < k-1 step by 1,
+ * dim k-1 by m, dims >= k whole. */
+static int
+next_block(int r, int k, size_t m, const size_t *vdims, size_t *idx, reader_t *rd)
+{
+    int j;
+    if (idx[NC_MAX_VAR_DIMS])          /* end marker */
+        return 0;
+    for (j = 0; j < r; j++) {
+        if (j < k - 1) { rd->start[j] = idx[j]; rd->count[j] = 1; }
+        else if (j == k - 1) {
+            rd->start[j] = idx[j];
+            rd->count[j] = vdims[j] - idx[j] < m ? vdims[j] - idx[j] : m;
+        } else { rd->start[j] = 0; rd->count[j] = vdims[j]; }
+    }
+    if (k == 0) {
+        idx[NC_MAX_VAR_DIMS] = 1;
+        return 1;
+    }
+    idx[k - 1] += rd->count[k - 1];
+    j = k - 1;
+    while (idx[j] >= vdims[j]) {
+        idx[j] = 0;
+        if (j == 0) {
+            idx[NC_MAX_VAR_DIMS] = 1;
+            break;
+        }
+        idx[j - 1]++;
+        j--;
+    }
+    return 1;
+}
+
 /* The " name = " line that opens a variable's data. */
 static void
 data_start(const var_t *v)
@@ -1553,7 +1630,7 @@ print_var_data(int ncid, int varid, const var_t *v, const size_t *vdims)
     stream_t st;
     char cfbuf[128];
     size_t cor[NC_MAX_VAR_DIMS + 1], start[NC_MAX_VAR_DIMS + 1], count[NC_MAX_VAR_DIMS + 1];
-    size_t ncols, elsz, slab_elems, inner;
+    size_t ncols, elsz, slab_elems, inner, band;
     int r = v->ndims, j, k;
     char *buf;
 
@@ -1569,6 +1646,24 @@ print_var_data(int ncid, int varid, const var_t *v, const size_t *vdims)
     st.col = 0;
 
     slab_elems = SLAB_BYTES / elsz;
+    /* A chunked variable is read in whole bands of chunks along its first
+     * dimension (when a band is not huge), so that no chunk is decoded
+     * twice for two slabs. */
+    band = 0;
+    if (r > 1 && opt.nc4) {
+        int storage = 0;
+        size_t chunks[NC_MAX_VAR_DIMS + 1], rest = 1;
+        if (nc_inq_var_chunking(ncid, varid, &storage, chunks) == NC_NOERR
+            && storage == NC_CHUNKED && chunks[0] > 1) {
+            for (j = 1; j < r; j++)
+                rest = vdims[j] && rest > SIZE_MAX / vdims[j] ? SIZE_MAX : rest * vdims[j];
+            if (rest <= (BAND_BYTES / elsz) / chunks[0]) {
+                band = chunks[0];
+                if (band * rest > slab_elems)
+                    slab_elems = band * rest;
+            }
+        }
+    }
     if (r == 0) {
         char val[16];
         check(nc_get_var(ncid, varid, val));
@@ -1613,46 +1708,54 @@ print_var_data(int ncid, int varid, const var_t *v, const size_t *vdims)
         k = r - 1;
     }
     {
-        /* read blocks: dims < k-1 step by 1, dim k-1 by m, dims >= k whole */
-        size_t m = 1, total_rows_block;
+        /* read blocks: dims < k-1 step by 1, dim k-1 by m, dims >= k whole;
+         * with more than one block, the next block is read by a helper
+         * thread while this one is formatted */
+        size_t m = 1, bufn;
         size_t idx[NC_MAX_VAR_DIMS + 1];
+        reader_t rd[2];
+        int cur = 0, more;
         if (k > 0) {
             m = slab_elems / inner;
+            if (k == 1 && band > 0 && m >= band)
+                m -= m % band;
             if (m < 1) m = 1;
             if (m > vdims[k - 1]) m = vdims[k - 1];
         }
-        buf = xmalloc((k > 0 ? m : 1) * inner * elsz);
+        bufn = (k > 0 ? m : 1) * inner * elsz;
         memset(idx, 0, sizeof idx);
-        for (;;) {
-            size_t nelem;
-            for (j = 0; j < r; j++) {
-                if (j < k - 1) { start[j] = idx[j]; count[j] = 1; }
-                else if (j == k - 1) {
-                    start[j] = idx[j];
-                    count[j] = vdims[j] - idx[j] < m ? vdims[j] - idx[j] : m;
-                } else { start[j] = 0; count[j] = vdims[j]; }
-            }
-            nelem = (k > 0 ? count[k - 1] : 1) * inner;
-            check(nc_get_vara(ncid, varid, start, count, buf));
-            if (p.text) {
-                total_rows_block = nelem / ncols;
-                emit_text_rows(&st, buf, total_rows_block);
-            } else
-                emit_values(&st, buf, nelem);
-            if (k == 0)
-                break;
-            idx[k - 1] += count[k - 1];
-            j = k - 1;
-            while (j >= 0 && idx[j] >= vdims[j]) {
-                idx[j] = 0;
-                if (j == 0) { j = -1; break; }
-                idx[j - 1]++;
-                j--;
-            }
-            if (j < 0)
-                break;
+        memset(rd, 0, sizeof rd);
+        for (j = 0; j < 2; j++) {
+            rd[j].ncid = ncid;
+            rd[j].varid = varid;
         }
-        xfree(buf);
+        rd[0].buf = xmalloc(bufn);
+        more = next_block(r, k, m, vdims, idx, &rd[0]);
+        reader_run(&rd[0]);
+        check(rd[0].stat);
+        while (more) {
+            size_t nelem;
+            int nxt = 1 - cur, threaded = 0;
+            reader_t *c = &rd[cur];
+            more = next_block(r, k, m, vdims, idx, &rd[nxt]);
+            if (more) {
+                if (!rd[nxt].buf)
+                    rd[nxt].buf = xmalloc(bufn);
+                threaded = reader_start(&rd[nxt]);
+            }
+            nelem = (k > 0 ? c->count[k - 1] : 1) * inner;
+            if (p.text)
+                emit_text_rows(&st, c->buf, nelem / ncols);
+            else
+                emit_values(&st, c->buf, nelem);
+            if (more) {
+                reader_wait(&rd[nxt], threaded);
+                check(rd[nxt].stat);
+            }
+            cur = nxt;
+        }
+        xfree(rd[0].buf);
+        xfree(rd[1].buf);
     }
 }
 
