@@ -66,6 +66,7 @@ NC_ensure_initialized(void)
 
 extern int NC_plugin_path_finalize(void) __attribute__((weak));
 extern int NC_rc_finalize(void) __attribute__((weak));
+extern void ncf_finalize(void) __attribute__((weak));
 
 int
 nc_finalize(void)
@@ -82,7 +83,12 @@ nc_finalize(void)
         initialized = 0;
     }
     NC_unlock();
-    /* Optional modules release their state if they are linked in. */
+    /* Optional modules release their state if they are linked in.  The
+     * filter layer goes after the format layers (no file is left to flush
+     * through its pool; HDF5 keeps only the built-in codecs it was given,
+     * never a pointer into a plugin libfilter dlopen'ed) and before the
+     * plugin path it read. */
+    if (ncf_finalize) ncf_finalize();
     if (NC_plugin_path_finalize) NC_plugin_path_finalize();
     if (NC_rc_finalize) NC_rc_finalize();
     return stat;

@@ -1,13 +1,13 @@
 /* hdf5chunk.c: the parallel chunk pipeline (see hdf5chunk.h).
  *
  * A request is cut into the chunks it touches, taken in C order in batches
- * of a few chunks per pool thread.  For each batch, under the HDF5 lock,
- * the raw bytes of the chunks that must be read come in with
- * H5Dread_chunk; then, with the lock released, the pool decodes each chunk
- * and copies the selected elements out (or, writing, merges the caller's
- * elements in and encodes); writes then go out with H5Dwrite_chunk under
- * the lock.  Memory: the batch's raw and decoded chunks and, on write, its
- * encoded outputs -- never the whole variable. */
+ * of a few chunks per pool thread.  Each chunk is one pool task: under the
+ * HDF5 lock it reads the raw bytes it needs (H5Dread_chunk); without it,
+ * it decodes and copies the selected elements out (or, writing, merges the
+ * caller's elements in and encodes); a write then goes out with
+ * H5Dwrite_chunk under the lock.  One thread's I/O so overlaps the others'
+ * codec work.  Memory: the batch's raw, decoded and encoded chunks --
+ * never the whole variable. */
 #include "config.h"
 #include <stdint.h>
 #include <stdlib.h>
@@ -188,6 +188,19 @@ plan_init(plan *p, hid_t did, hid_t mtid, int nd, const hsize_t *start, const hs
     if (H5Pget_layout(dcpl) != H5D_CHUNKED || (nf = H5Pget_nfilters(dcpl)) <= 0 ||
         nf > MAX_FILTERS || H5Pget_chunk(dcpl, nd, p->cd) != nd)
         goto done;
+    for (int i = 0; i < nf; i++) {
+        size_t ncd = MAX_PARAMS;
+        unsigned flags = 0;
+        H5Z_filter_t id = H5Pget_filter2(dcpl, (unsigned)i, &flags, &ncd, params[i], 0, NULL, NULL);
+        if (id < 0 || ncd > MAX_PARAMS)
+            goto done;
+        specs[i].id = (unsigned)id;
+        specs[i].flags = flags & H5Z_FLAG_OPTIONAL ? NCF_FLAG_OPTIONAL : 0;
+        specs[i].nparams = ncd;
+        specs[i].params = params[i];
+        /* HDF5's path (taken below for some requests) needs the filter too. */
+        (void)nc4h5_filter_register((unsigned)id);
+    }
     /* The pipeline moves bytes as stored: the memory type must be the
      * file type (no byte swapping or compound repacking here). */
     if ((ftid = H5Dget_type(did)) < 0 || H5Tequal(ftid, mtid) <= 0)
@@ -209,17 +222,6 @@ plan_init(plan *p, hid_t did, hid_t mtid, int nd, const hsize_t *start, const hs
     }
     if (want * SPARSE < touched)
         goto done;
-    for (int i = 0; i < nf; i++) {
-        size_t ncd = MAX_PARAMS;
-        unsigned flags = 0;
-        H5Z_filter_t id = H5Pget_filter2(dcpl, (unsigned)i, &flags, &ncd, params[i], 0, NULL, NULL);
-        if (id < 0 || ncd > MAX_PARAMS)
-            goto done;
-        specs[i].id = (unsigned)id;
-        specs[i].flags = flags & H5Z_FLAG_OPTIONAL ? NCF_FLAG_OPTIONAL : 0;
-        specs[i].nparams = ncd;
-        specs[i].params = params[i];
-    }
     if ((stat = ncf_chain_create((size_t)nf, specs, size, &p->chain))) {
         /* Not runnable here: HDF5's pipeline, unless HDF5 cannot run it
          * either, which a read reports instead of returning raw bytes. */
@@ -385,6 +387,8 @@ typedef struct batch_ctx {
     cjob *jobs;
 } batch_ctx;
 
+/* A task takes the HDF5 lock only around its own raw read (and write), so
+ * one thread's I/O overlaps the others' codec work. */
 static void
 read_task(void *arg, size_t i)
 {
@@ -393,6 +397,11 @@ read_task(void *arg, size_t i)
     cjob *j = &c->jobs[i];
     unsigned char *src;
 
+    nc4h5_lock();
+    j->status = read_raw(p, j);
+    nc4h5_unlock();
+    if (j->status)
+        return;
     if (!j->allocated) {
         if (p->fill_never)
             return;
@@ -418,6 +427,13 @@ write_task(void *arg, size_t i)
     cjob *j = &c->jobs[i];
     const unsigned char *src;
 
+    if (!j->full) {
+        nc4h5_lock();
+        j->status = read_raw(p, j);
+        nc4h5_unlock();
+        if (j->status)
+            return;
+    }
     if (j->direct) {
         src = p->user + j->uoff * p->size;
     } else {
@@ -433,8 +449,15 @@ write_task(void *arg, size_t i)
         copy_sel(p, j, j->buf, 0);
         src = j->buf;
     }
-    j->status = codec_status(ncf_chain_encode(p->chain, src, p->cbytes, &j->out, &j->outlen,
-                                              &j->outmask));
+    if ((j->status = codec_status(ncf_chain_encode(p->chain, src, p->cbytes, &j->out, &j->outlen,
+                                                   &j->outmask))))
+        return;
+    nc4h5_lock();
+    if (H5Dwrite_chunk(p->did, H5P_DEFAULT, j->outmask, j->off, j->outlen, j->out) < 0)
+        j->status = NC_EHDFERR;
+    nc4h5_unlock();
+    free(j->out);
+    j->out = NULL;
 }
 
 /* Run the request through batches.  Locked on entry and exit. */
@@ -464,26 +487,18 @@ run(plan *p, int writing)
             j->status = NC_NOERR;
             j->out = NULL;
             j->allocated = 0;
-            if (!writing || !j->full)
-                if ((stat = read_raw(p, j)))
-                    break;
             if (!j->direct && (stat = ensure_buf(p, j)))
                 break;
         }
         if (stat || n == 0)
             break;
+        /* Called with the lock held once (the data slots): released here,
+         * the tasks take it for their HDF5 calls. */
         nc4h5_unlock();
         ncf_pool_run(pool, n, writing ? write_task : read_task, &ctx);
         nc4h5_lock();
         for (size_t i = 0; i < n && !stat; i++)
             stat = jobs[i].status;
-        for (size_t i = 0; i < n && writing; i++) {
-            cjob *j = &jobs[i];
-            if (!stat && H5Dwrite_chunk(p->did, H5P_DEFAULT, j->outmask, j->off, j->outlen, j->out) < 0)
-                stat = NC_EHDFERR;
-            free(j->out);
-            j->out = NULL;
-        }
     }
     for (size_t i = 0; i < cap; i++) {
         free(jobs[i].raw);

@@ -43,4 +43,12 @@ int nc4h5_chunk_read(hid_t did, hid_t mtid, int nd, const hsize_t *start, const 
 int nc4h5_chunk_write(hid_t did, hid_t mtid, int nd, const hsize_t *start, const hsize_t *count,
                       const hsize_t *stride, size_t size, const void *in, int *done);
 
+/* (hdf5var.c) Make filter id usable by HDF5 itself: when HDF5 has no such
+ * filter (not built in, no plugin on HDF5_PLUGIN_PATH) but libfilter has
+ * the codec (built in, or a plugin in our own plugin directory), register
+ * it with HDF5 (with blosc's set_local), so datasets can be created with it
+ * and HDF5's own pipeline can run it.  NC_ENOFILTER when neither has it.
+ * Locked. */
+int nc4h5_filter_register(unsigned int id);
+
 #endif /* HDF5CHUNK_H */
