@@ -103,8 +103,13 @@ prepare(int ncid, int varid, const size_t *startp, const size_t *countp,
         if ((stat = nc4h5_enddef(a->f)))
             return stat;
     }
+    /* The dataset may not be open yet (datasets open lazily). */
+    if (!var->created)
+        return NC_EHDFERR;
+    if ((stat = nc4h5_var_open_dataset(var)))
+        return stat;
     a->hv = (NC4H5_var *)var->fmt;
-    if (a->hv == NULL || a->hv->did < 0 || !var->created)
+    if (a->hv == NULL || a->hv->did < 0)
         return NC_EHDFERR;
     if (var->ndims > H5S_MAX_RANK)
         return NC_EMAXDIMS;

@@ -160,7 +160,9 @@ NC4_HDF5_set_var_chunk_cache(int ncid, int varid, size_t size, size_t nelems, fl
         return stat;
     hv = var->fmt;
     hg = g->fmt;
-    /* An open dataset takes a cache only when opened: reopen it. */
+    /* An open dataset takes a cache only when opened: reopen it.  One not
+     * open yet (lazy open) takes the new settings when nc4h5_var_open_dataset
+     * opens it. */
     if (!hv || hv->did < 0 || !hg || hg->gid < 0 || var->storage != NC_CHUNKED ||
         !var->hdr.stored_name)
         return NC_NOERR;
