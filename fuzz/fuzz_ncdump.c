@@ -1,10 +1,11 @@
 /* fuzz_ncdump.c: libFuzzer target for ncdump's whole output path.
  *
- * Each input is a (usually hostile) classic file, written to a temporary
+ * Each input is a (usually hostile) classic or netCDF-4 file, written to a temporary
  * file and dumped in-process by ncdump_run() (nctools.h): with -h, then
  * with three of these option sets, chosen by a hash of the input: header
- * forms (-k, -s, -x NcML, -t attribute times, -n, -v) and data forms
- * (default, -c, -b c, -f f, -t, -i, -v first variable, -l/-p, -Xm); data
+ * forms (-k, -s, -x NcML, -t attribute times, -n, -v, -s -F) and data
+ * forms (default, -c, -b c, -f f, -t, -i, -v first variable, -l/-p, -Xm,
+ * -g / -s); data
  * forms only when the file declares little data, since ncdump prints all
  * of it.  Output and messages go to /dev/null.  Any crash, leak or sanitizer
  * report is a bug in ncdump (ncdump/) or, when the stack says so, in the
@@ -26,6 +27,7 @@ static const struct { int data; const char *a[5]; } sets[] = {
     {0, {"-h", "-v", "V"}}, {0, {"-x", "-v", "V"}}, {1, {NULL}}, {1, {"-c"}},
     {1, {"-b", "c", "-l", "10"}}, {1, {"-f", "f", "-p", "3,5"}}, {1, {"-t", "-f", "c"}},
     {1, {"-i", "-s", "-p", "9,17"}}, {1, {"-Xm", "-b", "f"}}, {1, {"-v", "V", "-f", "c", "-t"}},
+    {0, {"-s", "-F", "-h"}}, {1, {"-g", "/", "-s"}},
 };
 #define NSETS (sizeof sets / sizeof sets[0])
 

@@ -1806,6 +1806,8 @@ typedef struct {
     int has_fill;
     void *fill;
     int text;                /* char rows as strings */
+    int prim;                /* atomic non-string type: formatted by p */
+    printer_t p;
     char *row;               /* one row of values */
     dstr d;
 } gen_t;
@@ -1848,7 +1850,10 @@ gen_rows(gen_t *g, int level, size_t *cor, size_t *edg, int marks)
             for (k = 0; k < d0; k++) {
                 const char *vp = g->row + k * g->esz;
                 g->d.len = 0;
-                if (g->has_fill && values_equal(v->type, g->fill, vp))
+                if (g->prim) {
+                    char s[PRIM_LEN + 4];
+                    ds_cat(&g->d, s, (size_t)format_value(&g->p, vp, s));
+                } else if (g->has_fill && values_equal(v->type, g->fill, vp))
                     ds_cat(&g->d, "_", 1);
                 else
                     ds_value(&g->d, v->type, vp);
@@ -1928,16 +1933,12 @@ print_var_generic(int ncid, int varid, const var_t *v, const size_t *vdims)
     } else if (v->type == NC_STRING) {
         *(char **)g.fill = NULL;
         g.has_fill = 2;      /* upstream's default: the empty string */
-    } else if (!is_user_type(v->type) && v->type != NC_BYTE && v->type != NC_UBYTE) {
-        printer_t p;
-        setup_printer(ncid, varid, v, &p, cfbuf);
-        memcpy(g.fill, &p.fill, type_size(v->type));
-        g.has_fill = 1;
     }
-    if (v->type == NC_CHAR) {
-        printer_t p;
-        setup_printer(ncid, varid, v, &p, cfbuf);
-        g.text = p.text;
+    if (!is_user_type(v->type) && v->type != NC_STRING) {
+        /* fill, time and C_format as in the fast path */
+        setup_printer(ncid, varid, v, &g.p, cfbuf);
+        g.prim = 1;
+        g.text = g.p.text;
     }
     data_start(v);
     ncols = v->ndims > 0 ? vdims[v->ndims - 1] : 1;
