@@ -193,16 +193,14 @@ fail(const char *fmt, const char *arg)
 }
 
 /* A library error: message and exit status as upstream's NC_CHECK. */
-static void
-check(int stat, int line)
+static _Noreturn void
+check_fail(int stat, int line)
 {
-    if (stat != NC_NOERR) {
-        fprintf(errf, "%s\n", nc_strerror(stat));
-        fprintf(errf, "Location: file nccopy.c; line %d\n", line);
-        fail_out();
-    }
+    fprintf(errf, "%s\n", nc_strerror(stat));
+    fprintf(errf, "Location: file nccopy.c; line %d\n", line);
+    fail_out();
 }
-#define CHECK(x) check((x), __LINE__)
+#define CHECK(x) do { int check_s_ = (x); if (check_s_ != NC_NOERR) check_fail(check_s_, __LINE__); } while (0)
 
 static const struct { const char *name; int kind; } kinds[] = {
     {"classic", NC_FORMAT_CLASSIC}, {"nc3", NC_FORMAT_CLASSIC}, {"1", NC_FORMAT_CLASSIC},
@@ -681,7 +679,7 @@ copy_dims(int igrp, int ogrp)
     for (d = 0; d < ndims; d++) {
         char name[NC_MAX_NAME + 1];
         size_t len;
-        int is_unlim = 0, odim, stat;
+        int is_unlim = 0, odim = -1, stat;
         for (u = 0; u < nunlim; u++)
             if (unlims[u] == dimids[d])
                 is_unlim = 1;
@@ -1269,7 +1267,7 @@ copy_nc3_records(int ncid)
     } else {
         for (v = 0; v < nvars; v++) {
             char name[NC_MAX_NAME + 1];
-            int iv;
+            int iv = -1;
             if (nc_inq_varname(ncid, v, name) || nc_inq_varid(run.in, name, &iv))
                 CHECK(NC_ENOTVAR);
             ivars[nsel++] = iv;
@@ -1436,11 +1434,8 @@ copy_main(int argc, char *argv[])
     }
     argc -= optind;
     argv += optind;
-    if (argc != 2) {
-        usage();
-        end_run(1);
-        return EXIT_FAILURE;
-    }
+    if (argc != 2)
+        fail("%s", "one input file and one output file required");
     check_not_same_file(argv[0], argv[1]);
     stat = nc_open(argv[0], opt.read_mem ? (NC_DISKLESS | NC_NOWRITE) : NC_NOWRITE, &id);
     CHECK(stat);
