@@ -1,4 +1,5 @@
-/* libFuzzer target for the ncgen CDL front end: the input bytes are parsed
+/* libFuzzer target for the ncgen CDL front end (classic and enhanced
+ * grammar: groups, types, user-typed data): the input bytes are parsed
  * and checked (semantic pass included) and the model is emitted through a
  * sink that converts every data slab but writes nothing, so the whole
  * lexer/parser/converter path runs without touching the disk. */
@@ -16,7 +17,7 @@ null_define(void *ctx, ncg_model *m)
     for (int i = 0; i < m->nvars; i++) {
         /* a real file would be refused by the library long before: keep
          * the fuzzer from spending its time padding gigabytes of fill */
-        size_t n = ncg_typesize(m->vars[i].type);
+        size_t n = ncg_size(m, m->vars[i].type);
         for (int d = 0; d < m->vars[i].ndims; d++) {
             size_t len = m->dims[m->vars[i].dims[d]].len;
             if (len && n > ((size_t)64 << 20) / len) return NC_EVARSIZE;
@@ -32,12 +33,18 @@ null_put(void *ctx, const ncg_model *m, int var, const size_t *start, const size
 {
     /* touch the buffer so sanitizers see every converted element */
     const ncg_var *v = &m->vars[var];
-    size_t n = ncg_typesize(v->type);
+    size_t n = ncg_size(m, v->type);
     volatile unsigned char sink = 0;
     (void)ctx;
     (void)start;
     for (int i = 0; i < v->ndims; i++) n *= count[i];
     for (size_t i = 0; i < n; i += 61) sink ^= ((const unsigned char *)buf)[i];
+    /* strings and vlens: every pointer the parser made must be readable */
+    if (v->type == NC_STRING)
+        for (size_t i = 0; i < n / sizeof(char *); i++) {
+            const char *s = ((char *const *)buf)[i];
+            if (s) sink ^= (unsigned char)s[0];
+        }
     (void)sink;
     return NC_NOERR;
 }
@@ -56,6 +63,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(&opt, 0, sizeof opt);
     opt.cdlname = "fuzz.cdl";
     opt.quiet = 1;
+    /* the enhanced grammar: inputs starting with an odd byte are read as
+     * netCDF-4 (the type keywords and "string" then lex as keywords) */
+    if (size > 0 && (data[0] & 1)) opt.kflag = NC_FORMAT_NETCDF4;
     (void)ncg_run((const char *)data, size, &opt, &null_sink, NULL, NULL);
     return 0;
 }

@@ -44,6 +44,7 @@ typedef struct ragged {
     size_t n, cap;
     size_t *idx;                /* n * ndims */
     unsigned char *vals;        /* n * es */
+    size_t ext[NC_MAX_VAR_DIMS];    /* instances seen per dimension, empty {} too */
 } ragged;
 
 typedef struct ctx {
@@ -74,6 +75,7 @@ typedef struct ctx {
     /* native values holding pointers that an error must free */
     unsigned char *livebuf; size_t liven; int livetype; int liveown;
     ragged rag;
+    char *spstr; int64_t *spints;   /* value of a special attribute */
     jmp_buf jb;
 } ctx;
 
@@ -934,6 +936,7 @@ free_model(ncg_model *m)
 #define MAX_VALUE_DEPTH 200
 
 static void numcheck(ctx *c);
+static int colon_follows(ctx *c);
 
 /* deep copy of one native value of type t (src is not changed) */
 static void
@@ -992,7 +995,15 @@ default_fill_any(ctx *c, int t, void *out)
     }
     const ncg_type *ty = &c->m.types[t - NCG_UTYPE];
     if (ty->cls == NC_ENUM) default_fill(ty->base, out);
-    else if (ty->cls == NC_COMPOUND)
+    else if (ty->cls == NC_VLEN) {
+        /* upstream's filler for a vlen is one element, the base type's fill */
+        nc_vlen_t *vl = out;
+        size_t es = ncg_size(&c->m, ty->base);
+        vl->p = xrealloc(c, NULL, es);
+        memset(vl->p, 0, es);
+        vl->len = 1;
+        default_fill_any(c, ty->base, vl->p);
+    } else if (ty->cls == NC_COMPOUND)
         for (int f = 0; f < ty->nfields; f++) {
             size_t es = ncg_size(&c->m, ty->fields[f].type);
             for (size_t i = 0; i < ty->fields[f].nelems; i++)
@@ -1082,13 +1093,13 @@ parse_value(ctx *c, int t, unsigned char *out, const void *fill)
         if (c->tok == T_IDENT || c->tok == T_PATH) {
             const char *nm = c->sbuf;
             int e;
-            /* "/grp/type.CONST" or "type.CONST" name the type too */
-            const char *dot = strrchr(nm, '.');
-            if (dot && !strncmp(nm + (nm[0] == '/' ? strlen(nm) - strlen(dot) - strlen(ty->name) : 0), ty->name,
-                                strlen(ty->name)))
+            /* "type.CONST" (or "/grp/type.CONST") names the type too */
+            const char *dot = strrchr(nm, '.'), *slash = strrchr(nm, '/');
+            const char *tn = slash ? slash + 1 : nm;
+            if (dot && (size_t)(dot - tn) == strlen(ty->name) && !strncmp(tn, ty->name, strlen(ty->name)))
                 nm = dot + 1;
             for (e = 0; e < ty->nconsts; e++) if (!strcmp(ty->consts[e].name, nm)) break;
-            if (e == ty->nconsts) die(c, "Undefined enum or enum constant reference: %s", c->sbuf);
+            if (e == ty->nconsts) die(c, "Undefined enum constant: %s", c->sbuf);
             memcpy(out, ty->consts[e].val, ty->size);
         } else if (c->tok == T_NUM) {
             numcheck(c);
@@ -1197,7 +1208,7 @@ parse_attr_typed(ctx *c, int var, int type, char *name)
 static void
 parse_dims(ctx *c)
 {
-    while (c->tok == T_IDENT) {
+    while (c->tok == T_IDENT && !colon_follows(c)) {
         for (;;) {
             ncg_dim d;
             memset(&d, 0, sizeof d);
@@ -1413,18 +1424,24 @@ colon_follows(ctx *c)
 static void
 special_values(ctx *c, char **str, int64_t **ints, size_t *n)
 {
-    *str = NULL; *ints = NULL; *n = 0;
+    /* kept in the context until used, so an error frees them */
+    free(c->spstr); free(c->spints);
+    c->spstr = NULL; c->spints = NULL;
+    *n = 0;
     expect(c, '=');
     for (;;) {
         if (c->tok == T_STRING) {
-            if (!*str) *str = xstrdup(c, c->sbuf, c->slen);
+            if (!c->spstr) c->spstr = xstrdup(c, c->sbuf, c->slen);
         } else if (c->tok == T_NUM) {
             int64_t v;
             numcheck(c);
             convert(&c->num, NC_INT64, &v);
-            *ints = xrealloc(c, *ints, (*n + 1) * sizeof **ints);
-            (*ints)[(*n)++] = v;
+            if (*n >= 1024) die(c, "too many values for a special attribute");
+            c->spints = xrealloc(c, c->spints, (*n + 1) * sizeof *c->spints);
+            c->spints[(*n)++] = v;
         } else syntax(c, NULL);
+        *str = c->spstr;
+        *ints = c->spints;
         next(c);
         if (ispunct_(c, ',')) { next(c); continue; }
         if (!ispunct_(c, ';')) syntax(c, "';'");
@@ -1468,15 +1485,15 @@ parse_special(ctx *c, int var, const char *name)
             if (str && !strcmp(str, "little")) v->endian = NC_ENDIAN_LITTLE;
             else if (str && !strcmp(str, "big")) v->endian = NC_ENDIAN_BIG;
             else if (str && !strcmp(str, "native")) v->endian = NC_ENDIAN_NATIVE;
-            else { free(str); free(ints); die(c, "_Endianness: illegal value"); }
+            else die(c, "_Endianness: illegal value");
         } else if (!strcmp(name, "_Filter") && str) {
             free(v->filter);
             v->filter = str;
-            str = NULL;
+            c->spstr = NULL;
         }
     }
-    free(str);
-    free(ints);
+    free(c->spstr); free(c->spints);
+    c->spstr = NULL; c->spints = NULL;
     return 1;
 }
 
@@ -1525,7 +1542,10 @@ parse_variables(ctx *c, int globals_only)
 {
     for (;;) {
         int type = NC_NAT;
-        if (globals_only && !ispunct_(c, ':') && !(c->tok == T_TYPE && colon_follows(c))) return;
+        if (globals_only && !ispunct_(c, ':') && !(c->tok == T_TYPE && colon_follows(c)) &&
+            !((c->tok == T_IDENT || c->tok == T_PATH) && colon_follows(c) && find_var(c, c->sbuf) < 0 &&
+              decl_type(c) >= NCG_UTYPE))
+            return;
         if (c->tok == T_NC4TYPE) die(c, "netCDF-4 type %.*s is not supported in the classic model",
                                      (int)(c->p - c->tokstart), c->tokstart);
         if (c->tok == T_IDENT && c->kwname) {
@@ -1740,7 +1760,8 @@ parse_types(ctx *c)
             continue;
         }
         base = decl_type(c);
-        if (base < 0) return;
+        /* "type :att" ends the section: a typed global attribute */
+        if (base < 0 || colon_follows(c)) return;
         next(c);
         if (c->tok == T_NC4TYPE && c->p - c->tokstart == 4 && !memcmp(c->tokstart, "enum", 4)) {
             if (!isinttype(base)) die(c, "enum base type must be an integer type");
@@ -2156,6 +2177,43 @@ ragged_level(ctx *c, ncg_var *v, ragged *r, int k, size_t *idx, int braced)
         }
         idx[k] = q;
         int over = !c->m.dims[v->dims[k]].unlimited && q >= c->m.dims[v->dims[k]].len;
+        if (!over && q + 1 > r->ext[k]) r->ext[k] = q + 1;
+        if (j == v->ndims && v->type == NC_CHAR && c->tok == T_STRING) {
+            /* a string is its characters, padded to whole rows of a fixed last
+             * dimension (as in the classic char rules); each is one item */
+            size_t unit = k < v->ndims - 1 || !c->m.dims[v->dims[k]].unlimited ? c->m.dims[v->dims[v->ndims - 1]].len : 0;
+            size_t len = c->slen, total = unit ? ((len + unit - 1) / unit) * unit : len;
+            if (unit && total == 0) total = unit;
+            char *str = xstrdup(c, c->sbuf, len);
+            free(c->pending);
+            c->pending = str;
+            for (size_t ci = 0; ci < total; ci++, t++) {
+                size_t q2 = t;
+                for (int d = j - 1; d > k; d--) {
+                    size_t l = c->m.dims[v->dims[d]].len ? c->m.dims[v->dims[d]].len : 1;
+                    idx[d] = q2 % l;
+                    q2 /= l;
+                }
+                idx[k] = q2;
+                if (!c->m.dims[v->dims[k]].unlimited && q2 >= c->m.dims[v->dims[k]].len) break;
+                if (q2 + 1 > r->ext[k]) r->ext[k] = q2 + 1;
+                if (r->n == r->cap) {
+                    if (r->cap > ((size_t)1 << 28)) die(c, "too much data for %s", v->name);
+                    r->cap = r->cap ? 2 * r->cap : 64;
+                    r->idx = xrealloc(c, r->idx, r->cap * (size_t)r->ndims * sizeof *r->idx);
+                    r->vals = xrealloc(c, r->vals, r->cap * r->es);
+                }
+                memcpy(r->idx + r->n * (size_t)r->ndims, idx, (size_t)r->ndims * sizeof *idx);
+                r->vals[r->n++] = (unsigned char)(ci < len ? str[ci] : v->cfill);
+            }
+            free(str);
+            c->pending = NULL;
+            next(c);
+            if (ispunct_(c, ',')) { next(c); continue; }
+            if (braced) { if (!ispunct_(c, '}')) syntax(c, "'}'"); break; }
+            if (!ispunct_(c, ';')) syntax(c, "';'");
+            break;
+        }
         if (j == v->ndims) {
             if (r->n == r->cap) {
                 if (r->cap > ((size_t)1 << 28)) die(c, "too much data for %s", v->name);
@@ -2193,15 +2251,20 @@ data_ragged(ctx *c, int vi)
     size_t idx[NC_MAX_VAR_DIMS], ext[NC_MAX_VAR_DIMS], start[NC_MAX_VAR_DIMS], total = 1;
     int ptr = v->type == NC_STRING || v->type >= NCG_UTYPE;
     const void *fill = ptr ? v->ufill : (const void *)v->fill;
+    /* sized for this variable's type and rank */
+    free(r->vals);
+    free(r->idx);
+    memset(r, 0, sizeof *r);
     r->ndims = v->ndims;
     r->es = ncg_size(&c->m, v->type);
-    r->n = 0;
     c->livetype = v->type;
     ragged_level(c, v, r, 0, idx, 0);
     for (int d = 0; d < v->ndims; d++) {
         ext[d] = c->m.dims[v->dims[d]].unlimited ? 0 : c->m.dims[v->dims[d]].len;
         start[d] = 0;
     }
+    for (int d = 0; d < v->ndims; d++)
+        if (c->m.dims[v->dims[d]].unlimited) ext[d] = r->ext[d];
     for (size_t i = 0; i < r->n; i++)
         for (int d = 0; d < v->ndims; d++)
             if (c->m.dims[v->dims[d]].unlimited && r->idx[i * (size_t)v->ndims + d] + 1 > ext[d])
@@ -2209,6 +2272,7 @@ data_ragged(ctx *c, int vi)
     for (int d = 0; d < v->ndims; d++) {
         if (ext[d] && total > ((size_t)1 << 28) / ext[d]) die(c, "too much data for %s", v->name);
         total *= ext[d];
+        if (c->m.dims[v->dims[d]].unlimited && ext[d] > c->m.dims[v->dims[d]].cur) c->m.dims[v->dims[d]].cur = ext[d];
     }
     if (total) {
         unsigned char *dense = xrealloc(c, NULL, total * r->es);
@@ -2252,6 +2316,9 @@ parse_data(ctx *c)
         else if (v->type == NC_CHAR) data_char(c, vi);
         else if (v->type == NC_STRING || v->type >= NCG_UTYPE) data_generic(c, vi);
         else data_numeric(c, vi);
+        v = &c->m.vars[vi];
+        if (!ragged && v->ndims && c->m.dims[v->dims[0]].unlimited && v->nrecs > c->m.dims[v->dims[0]].cur)
+            c->m.dims[v->dims[0]].cur = v->nrecs;
         next(c);
     }
 }
@@ -2281,6 +2348,52 @@ pad_records(ctx *c)
         while (v->nrecs < nrec) {
             size_t r = nrec - v->nrecs < slabrows ? nrec - v->nrecs : slabrows;
             put(c, i, v->nrecs, r, c->buf);
+            v->nrecs += r;
+        }
+    }
+}
+
+/* netCDF-4: each record variable given data is padded with its fill value
+ * to the length its unlimited dimension got from any variable's data
+ * (variables with inner unlimited dimensions are left as written). */
+static void
+pad_records4(ctx *c)
+{
+    for (int i = 0; i < c->m.nvars; i++) {
+        ncg_var *v = &c->m.vars[i];
+        size_t nrec = 0;
+        int ragged = 0;
+        if (!v->has_data || v->ndims == 0 || !c->m.dims[v->dims[0]].unlimited) continue;
+        for (int d = 1; d < v->ndims; d++) if (c->m.dims[v->dims[d]].unlimited) ragged = 1;
+        if (ragged) continue;
+        nrec = c->m.dims[v->dims[0]].cur;
+        if (v->nrecs >= nrec) continue;
+        size_t es = ncg_size(&c->m, v->type), rowsize = prod(c, v, 1);
+        if (rowsize == 0) continue;
+        size_t slabrows = SLAB_BYTES / (rowsize * es);
+        if (slabrows == 0) slabrows = 1;
+        if (slabrows > nrec - v->nrecs) slabrows = nrec - v->nrecs;
+        if (c->bufcap < slabrows * rowsize * es) {
+            free(c->buf);
+            c->buf = NULL;
+            c->buf = xrealloc(c, NULL, slabrows * rowsize * es);
+            c->bufcap = slabrows * rowsize * es;
+        }
+        int ptr = hasptr(&c->m, v->type);
+        const void *fill = v->ufill ? v->ufill : v->type == NC_CHAR ? (const void *)&v->cfill : (const void *)v->fill;
+        if (!ptr) fill_elems(c->buf, fill, es, slabrows * rowsize);
+        while (v->nrecs < nrec) {
+            size_t r = nrec - v->nrecs < slabrows ? nrec - v->nrecs : slabrows;
+            if (ptr) {
+                unsigned char *b = c->buf;
+                for (size_t k = 0; k < r * rowsize; k++) {
+                    memset(b + k * es, 0, es);
+                    c->livebuf = b; c->livetype = v->type; c->liveown = 0; c->liven = k + 1;
+                    copy_value(c, v->type, b + k * es, fill);
+                }
+            }
+            put(c, i, v->nrecs, r, c->buf);
+            if (ptr) { free_values(&c->m, v->type, c->buf, r * rowsize); c->liven = 0; }
             v->nrecs += r;
         }
     }
@@ -2417,7 +2530,7 @@ ncg_run(const char *text, size_t len, const ncg_options *opt, const ncg_sink *si
         if (c->tok == T_GROUP) {
             next(c);
             if (c->tok != T_IDENT) syntax(c, "IDENT");
-            if (find_group_in(c, c->sbuf, c->cur) >= 0) die(c, "Duplicate group name in same scope: %s", c->sbuf);
+            if (find_group_in(c, c->sbuf, c->cur) >= 0) die(c, "duplicate group declaration within parent group for %s", c->sbuf);
             ncg_group g;
             memset(&g, 0, sizeof g);
             g.parent = c->cur;
@@ -2454,7 +2567,10 @@ ncg_run(const char *text, size_t len, const ncg_options *opt, const ncg_sink *si
             die(c, "netCDF-4 groups are not supported in the classic model");
         if (!ispunct_(c, '}') && c->tok != T_GROUP) syntax(c, "'}'");
     }
-    if (!opt->header_only && c->m.format != NC_FORMAT_NETCDF4) pad_records(c);
+    if (!opt->header_only) {
+        if (c->m.format == NC_FORMAT_NETCDF4) pad_records4(c);
+        else pad_records(c);
+    }
     if (c->sink) {
         int stat = c->sink->finish(c->sctx, &c->m);
         if (stat) {
@@ -2468,6 +2584,8 @@ done:
     free_values(&c->m, c->livetype, c->rag.vals, c->rag.n);
     free(c->rag.vals);
     free(c->rag.idx);
+    free(c->spstr);
+    free(c->spints);
     free_model(&c->m);
     free(c->sbuf);
     free(c->buf);

@@ -59,6 +59,7 @@ typedef struct ncg_dim {
     size_t len;                 /* declared length; 0 for the unlimited one */
     int unlimited;
     int zero;                   /* declared "= 0", which is NC_UNLIMITED */
+    size_t cur;                 /* unlimited: the most records data gave it */
     int id;                     /* id given by the sink */
 } ncg_dim;
 
