@@ -93,7 +93,12 @@ set_outname(void *vctx, const char *dsname)
 /* The output sink forwards to the generator chosen by -l, whose state lives
  * inside outctx (so set_outname can give it the output path). */
 static int fw_define(void *v, ncg_model *m)
-{ outctx *o = v; return o->inner->define(o->innerctx, m); }
+{
+    outctx *o = v;
+    /* upstream's C text covers the classic model; the enhanced one has its own generator */
+    if (o->inner == &ncg_c_sink && ncg_enhanced(m)) o->inner = &ncg_c4_sink;
+    return o->inner->define(o->innerctx, m);
+}
 static int fw_put(void *v, const ncg_model *m, int var, const size_t *s, const size_t *c, const void *b)
 { outctx *o = v; return o->inner->put(o->innerctx, m, var, s, c, b); }
 static int fw_finish(void *v, const ncg_model *m)

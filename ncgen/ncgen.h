@@ -162,6 +162,12 @@ typedef struct ncg_lang {
     int nvars;
 } ncg_lang;
 extern const ncg_sink ncg_c_sink;
+/* -l c for the enhanced model (genc4.c): the program is printed as the model
+ * is emitted; ctx is the same ncg_lang */
+extern const ncg_sink ncg_c4_sink;
+/* the model uses groups, user types, strings, inner unlimited dimensions or
+ * storage settings (chunking, filters, endianness, quantize) */
+int ncg_enhanced(const ncg_model *m);
 extern const ncg_sink ncg_f77_sink;
 extern const ncg_sink ncg_java_sink;
 /* sink methods shared by the text generators (ctx is an ncg_lang) */

@@ -58,15 +58,35 @@ check() {
     else pass=$((pass+1)); fi
 }
 
+# "-l c": the program, built against this library (NCGEN4_CC, NCGEN4_CFLAGS,
+# NCGEN4_LIBS), must rebuild a file that dumps like ours from -b
+lcpass=0
+lc() {
+    name=$1; k=$2; cdl=$3; d="$W/$name-$k/c"
+    [ -n "$NCGEN4_CC" ] && [ -f "$W/$name-$k/our/$name.nc" ] || return 0
+    mkdir -p "$d"
+    # shellcheck disable=SC2086
+    if (cd "$d" && "$NCGEN" -l c -k "$k" -o "$name.nc" "$cdl" > gen.c 2>gen.err) &&
+       $NCGEN4_CC $NCGEN4_CFLAGS -o "$d/gen" "$d/gen.c" $NCGEN4_LIBS -lm 2>"$d/cc.err" &&
+       (cd "$d" && ./gen) &&
+       dumpof "$d/$name.nc" > "$d/c.cdl" && dumpof "$W/$name-$k/our/$name.nc" > "$d/b.cdl" &&
+       cmp -s "$d/b.cdl" "$d/c.cdl"; then
+        lcpass=$((lcpass+1)); pass=$((pass+1))
+    else
+        bad "$name -k $k: the -l c program does not rebuild the file: $(head -3 "$d/gen.err" "$d/cc.err" 2>/dev/null | tr '\n' ' ')"
+        diff "$d/b.cdl" "$d/c.cdl" 2>/dev/null | head -6
+    fi
+}
+
 RANDOMCASE=0
 for dir in "$@"; do
     for cdl in "$dir"/*.cdl; do
         [ -f "$cdl" ] || continue
         name=$(basename "$cdl" .cdl)
-        for k in nc4 nc7; do check "$name" "$k" "$cdl"; done
+        for k in nc4 nc7; do check "$name" "$k" "$cdl"; lc "$name" "$k" "$cdl"; done
     done
 done
-corpus="$pass passed, $refrej refused by both, $listed listed"
+corpus="$((pass-lcpass)) passed, $refrej refused by both, $listed listed, $lcpass -l c programs rebuild the file"
 
 # random enhanced CDL
 RANDOMCASE=1
@@ -78,6 +98,7 @@ if [ "$N" -gt 0 ] && [ -x "$PY" ]; then
     for cdl in "$W"/rnd/*.cdl; do
         [ -f "$cdl" ] || continue
         check "$(basename "$cdl" .cdl)" nc4 "$cdl"
+        [ "$LCRANDOM" = 1 ] && lc "$(basename "$cdl" .cdl)" nc4 "$cdl"
     done
 else
     echo "python3 missing or N=0: no random CDL"
