@@ -350,6 +350,32 @@ value_as_double(nc_type t, const void *p)
     }
 }
 
+/* ---- values the library allocated --------------------------------------- */
+
+/* Strings and vlens read from the file hang off our buffers; the library
+ * allocated them.  While such a buffer is live it is registered here, so
+ * that a fatal error (which longjmps out) still releases them, before the
+ * file is closed. */
+enum { OWN_FILL, OWN_ROW, OWN_ATT, OWN_SLOTS };
+static struct { int ncid; nc_type type; void *mem; size_t n; } owned[OWN_SLOTS];
+
+static void
+own(int slot, int ncid, nc_type type, void *mem, size_t n)
+{
+    owned[slot].ncid = ncid;
+    owned[slot].type = type;
+    owned[slot].mem = mem;
+    owned[slot].n = n;
+}
+
+static void
+release(int slot)
+{
+    if (owned[slot].mem)
+        nc_reclaim_data(owned[slot].ncid, owned[slot].type, owned[slot].mem, owned[slot].n);
+    owned[slot].mem = NULL;
+}
+
 /* ---- user-defined types and generic values ------------------------------ */
 
 /* One field of a compound type. */
@@ -960,6 +986,7 @@ print_att(int ncid, int varid, const char *varname, int ia, int is_root)
         dstr d = {NULL, 0, 0};
         vals = xmalloc((len + 1) * u->size);
         check(nc_get_att(ncid, varid, name, vals));
+        own(OWN_ATT, ncid, type, vals, len);
         for (i = 0; i < len; i++) {
             const char *vp = (const char *)vals + i * u->size;
             if (u->cls == NC_ENUM) {
@@ -984,7 +1011,7 @@ print_att(int ncid, int varid, const char *varname, int ia, int is_root)
                 lput(d.s, d.len);
             }
         }
-        nc_reclaim_data(ncid, type, vals, len);
+        release(OWN_ATT);
         xfree(d.s);
         xfree(vals);
         ncd_puts(" ;\n");
@@ -994,6 +1021,7 @@ print_att(int ncid, int varid, const char *varname, int ia, int is_root)
         char **sv = xmalloc((len + 1) * sizeof(char *));
         size_t i;
         check(nc_get_att_string(ncid, varid, name, sv));
+        own(OWN_ATT, ncid, NC_STRING, sv, len);
         for (i = 0; i < len; i++) {
             if (sv[i])
                 put_att_text(sv[i], strlen(sv[i]));
@@ -1002,7 +1030,7 @@ print_att(int ncid, int varid, const char *varname, int ia, int is_root)
             if (i + 1 < len)
                 ncd_puts(", ");
         }
-        nc_free_string(len, sv);
+        release(OWN_ATT);
         xfree(sv);
         ncd_puts(" ;\n");
         return;
@@ -1842,6 +1870,8 @@ gen_rows(gen_t *g, int level, size_t *cor, size_t *edg, int marks)
         if (opt.brief && rank > 1 && ncols > 0)
             annotate_brief(v, cor, g->vdims);
         check(nc_get_vara(g->ncid, g->varid, cor, edg, g->row));
+        if (v->type == NC_STRING || is_user_type(v->type))
+            own(OWN_ROW, g->ncid, v->type, g->row, ncols);
         g->d.len = 0;
         ds_cat(&g->d, "", 0);
         if (g->text) {
@@ -1869,8 +1899,7 @@ gen_rows(gen_t *g, int level, size_t *cor, size_t *edg, int marks)
                 }
             }
         }
-        if (v->type == NC_STRING || is_user_type(v->type))
-            nc_reclaim_data(g->ncid, v->type, g->row, ncols);
+        release(OWN_ROW);
         for (i = 0; i < rank - 1; i++)
             if (cor[i] != g->vdims[i] - 1) {
                 lastrow = 0;
@@ -1929,6 +1958,8 @@ print_var_generic(int ncid, int varid, const var_t *v, const size_t *vdims)
     memset(g.fill, 0, g.esz + 8);
     if (!nc_inq_att(ncid, varid, "_FillValue", &t, &len) && t == v->type && len == 1) {
         check(nc_get_att(ncid, varid, "_FillValue", g.fill));
+        if (v->type == NC_STRING || is_user_type(v->type))
+            own(OWN_FILL, ncid, v->type, g.fill, 1);
         g.has_fill = 1;
     } else if (v->type == NC_STRING) {
         *(char **)g.fill = NULL;
@@ -1958,8 +1989,7 @@ print_var_generic(int ncid, int varid, const var_t *v, const size_t *vdims)
         *(char **)g.fill = empty;
     }
     gen_rows(&g, 0, cor, edg, 0);
-    if (g.has_fill == 1 && (v->type == NC_STRING || is_user_type(v->type)))
-        nc_reclaim_data(ncid, v->type, g.fill, 1);
+    release(OWN_FILL);
     xfree(g.row);
     xfree(g.fill);
     xfree(g.d.s);
@@ -2715,6 +2745,9 @@ static int cur_ncid = -1;            /* the open file, closed on any exit */
 static void
 end_run(void)
 {
+    int i;
+    for (i = 0; i < OWN_SLOTS; i++)
+        release(i);
     if (cur_ncid >= 0)
         nc_close(cur_ncid);
     cur_ncid = -1;
