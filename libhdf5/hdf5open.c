@@ -23,9 +23,13 @@
  *   - unlimited lengths: the largest extent among the variables using them.
  * Everything read is marked stored (stored_name = the HDF5 link name).
  *
- * HDF5 ids opened here stay open on the fmt state of the objects (groups,
- * datasets of variables and of dimensions without variables, committed
- * types) until nc4h5_free_fmt; every other id is closed before returning. */
+ * Each dataset is opened once here (with a one-slot chunk cache on
+ * read-only files), read (one pass over its attributes for the hidden ones,
+ * DIMENSION_LIST only when _Netcdf4Coordinates cannot settle the
+ * dimensions), and closed: variables open their dataset again on first use
+ * (nc4h5_var_open_dataset), the phony dimension datasets when a flush needs
+ * them.  Group ids and committed types stay open on the fmt state until
+ * nc4h5_free_fmt; every other id is closed before returning. */
 #include "config.h"
 #include <stdint.h>
 #include <stdio.h>
@@ -173,7 +177,9 @@ typedef struct ds_note {
     int upstream_id;     /* the dim id upstream gives the scale */
     haddr_t addr;        /* object address, to match DIMENSION_LIST */
     int *coords;         /* _Netcdf4Coordinates (file dim ids), NULL if none */
-    haddr_t *dimlist;    /* per dim: address of the last attached scale */
+    int has_dimlist;     /* a DIMENSION_LIST attribute is present (read on demand) */
+    haddr_t *dimlist;    /* per dim: address of the last attached scale, NULL
+                          * until read */
     int has_scales;      /* dimlist present and dim 0 has a scale (upstream's test) */
     NC4_dim *dim;        /* the dim of a scale */
     int *dimids;         /* model dim ids, after matching */
@@ -227,13 +233,11 @@ obj_addr(hid_t oid, haddr_t *addr)
 /* Text of a string attribute (fixed or variable), NULL if absent or not a
  * string.  The caller frees. */
 static char *
-read_text_att(hid_t obj, const char *name)
+read_text_att_present(hid_t obj, const char *name)
 {
     hid_t aid = -1, tid = -1, sid = -1, mtid = -1;
     char *text = NULL;
 
-    if (H5Aexists(obj, name) <= 0)
-        return NULL;
     if ((aid = H5Aopen(obj, name, H5P_DEFAULT)) < 0 || (tid = H5Aget_type(aid)) < 0 ||
         (sid = H5Aget_space(aid)) < 0)
         goto done;
@@ -275,15 +279,22 @@ done:
     return text;
 }
 
-/* Integers of an integer attribute when it holds exactly n of them. */
+static char *
+read_text_att(hid_t obj, const char *name)
+{
+    if (H5Aexists(obj, name) <= 0)
+        return NULL;
+    return read_text_att_present(obj, name);
+}
+
+/* Integers of an integer attribute (known to exist) when it holds exactly
+ * n of them. */
 static int
 read_ints_att(hid_t obj, const char *name, int n, int *out)
 {
     hid_t aid = -1, tid = -1, sid = -1;
     int ok = 0;
 
-    if (H5Aexists(obj, name) <= 0)
-        return 0;
     if ((aid = H5Aopen(obj, name, H5P_DEFAULT)) >= 0 && (tid = H5Aget_type(aid)) >= 0 &&
         (sid = H5Aget_space(aid)) >= 0 && H5Tget_class(tid) == H5T_INTEGER &&
         H5Sget_simple_extent_npoints(sid) == n && H5Aread(aid, H5T_NATIVE_INT, out) >= 0)
@@ -295,16 +306,6 @@ read_ints_att(hid_t obj, const char *name, int n, int *out)
     if (aid >= 0)
         H5Aclose(aid);
     return ok;
-}
-
-/* H5DSis_scale without the high-level library: CLASS = "DIMENSION_SCALE". */
-static int
-is_dimscale(hid_t did)
-{
-    char *cls = read_text_att(did, "CLASS");
-    int yes = cls != NULL && strcmp(cls, "DIMENSION_SCALE") == 0;
-    free(cls);
-    return yes;
 }
 
 /* The DIMENSION_LIST of a dataset: for each dimension the address of the
@@ -319,8 +320,6 @@ read_dimlist(hid_t did, int ndims, haddr_t *addrs, int *dim0_has)
     *dim0_has = 0;
     for (int d = 0; d < ndims; d++)
         addrs[d] = HADDR_UNDEF;
-    if (H5Aexists(did, "DIMENSION_LIST") <= 0)
-        return NC_NOERR;
     if ((aid = H5Aopen(did, "DIMENSION_LIST", H5P_DEFAULT)) < 0 ||
         (tid = H5Aget_type(aid)) < 0 || (sid = H5Aget_space(aid)) < 0)
         goto done;
@@ -355,14 +354,57 @@ done:
     return stat;
 }
 
+/* One pass over a dataset's attributes for the hidden ones the dimension
+ * matching needs (H5Aexists + H5Aopen per name cost several lookups each). */
+typedef struct {
+    open_ctx *c;
+    ds_note *n;
+    int is_scale_class;  /* CLASS = "DIMENSION_SCALE" (H5DSis_scale) */
+    int has_name, has_dimid, has_coords;
+} att_scan;
+
 static herr_t
-count_marker_cb(hid_t loc, const char *name, const H5A_info_t *info, void *data)
+scan_att_cb(hid_t loc, const char *name, const H5A_info_t *info, void *data)
 {
-    (void)loc;
+    att_scan *s = (att_scan *)data;
     (void)info;
-    if (nc4h5_is_hidden_att(name))
-        (*(int *)data)++;
+    if (name[0] != 'C' && name[0] != 'N' && name[0] != 'D' && name[0] != 'R' &&
+        name[0] != '_')
+        return 0;   /* no hidden name starts otherwise */
+    if (!nc4h5_is_hidden_att(name))
+        return 0;
+    if (s->c->count_markers)
+        s->c->markers++;
+    if (strcmp(name, "CLASS") == 0) {
+        char *cls = read_text_att_present(loc, name);
+        s->is_scale_class = cls != NULL && strcmp(cls, "DIMENSION_SCALE") == 0;
+        free(cls);
+    } else if (strcmp(name, "NAME") == 0) {
+        s->has_name = 1;
+    } else if (strcmp(name, NC4H5_DIMID_ATT) == 0) {
+        s->has_dimid = 1;
+    } else if (strcmp(name, NC4H5_COORDS_ATT) == 0) {
+        s->has_coords = 1;
+    } else if (strcmp(name, "DIMENSION_LIST") == 0) {
+        s->n->has_dimlist = 1;
+    }
     return 0;
+}
+
+/* Read the DIMENSION_LIST of note n (its dataset open) once. */
+static int
+note_dimlist(ds_note *n)
+{
+    if (n->dimlist != NULL || n->ndims == 0 || n->did < 0)
+        return NC_NOERR;
+    if ((n->dimlist = malloc((size_t)n->ndims * sizeof(haddr_t))) == NULL)
+        return NC_ENOMEM;
+    for (int d = 0; d < n->ndims; d++)
+        n->dimlist[d] = HADDR_UNDEF;
+    n->has_scales = 0;
+    if (!n->has_dimlist)
+        return NC_NOERR;
+    return read_dimlist(n->did, n->ndims, n->dimlist, &n->has_scales);
 }
 
 static void
@@ -414,40 +456,47 @@ note_dataset(open_ctx *c, size_t gi, const char *name, hid_t did)
     if (ndims < 0 || ndims > H5S_MAX_RANK)
         return NC_EHDFERR;
     n->ndims = ndims;
-    if (c->count_markers) {
+    if (c->count_markers && strcmp(name, "phony_dim") == 0)
+        c->markers++;
+    {
+        att_scan sc;
         hsize_t idx = 0;
-        if (strcmp(name, "phony_dim") == 0)
-            c->markers++;
-        H5Aiterate2(did, H5_INDEX_NAME, H5_ITER_INC, &idx, count_marker_cb, &c->markers);
-    }
-    if (ndims >= 1 && is_dimscale(did)) {
-        char *nm;
-        int id;
-        n->is_scale = 1;
-        if (read_ints_att(did, NC4H5_DIMID_ATT, 1, &id) && id >= 0)
-            n->assigned_id = id;
-        if ((nm = read_text_att(did, "NAME")) != NULL) {
-            n->dim_only = strncmp(nm, NC4H5_DIMSCALE_NOVAR, strlen(NC4H5_DIMSCALE_NOVAR)) == 0;
-            free(nm);
-        }
-        if ((stat = obj_addr(did, &n->addr)))
-            return stat;
-    }
-    if (ndims > 0) {
-        int *co = malloc((size_t)ndims * sizeof(int));
-        if (co == NULL)
-            return NC_ENOMEM;
-        if (read_ints_att(did, NC4H5_COORDS_ATT, ndims, co))
-            n->coords = co;
-        else
-            free(co);
-        if (!n->is_scale) {
-            if ((n->dimlist = malloc((size_t)ndims * sizeof(haddr_t))) == NULL)
-                return NC_ENOMEM;
-            if ((stat = read_dimlist(did, ndims, n->dimlist, &n->has_scales)))
+        memset(&sc, 0, sizeof(sc));
+        sc.c = c;
+        sc.n = n;
+        /* Native order: any object can be walked so, whatever it tracks. */
+        if (H5Aiterate2(did, H5_INDEX_NAME, H5_ITER_NATIVE, &idx, scan_att_cb, &sc) < 0)
+            return NC_EHDFERR;
+        if (ndims >= 1 && sc.is_scale_class) {
+            char *nm;
+            int id;
+            n->is_scale = 1;
+            if (sc.has_dimid && read_ints_att(did, NC4H5_DIMID_ATT, 1, &id) && id >= 0)
+                n->assigned_id = id;
+            if (sc.has_name && (nm = read_text_att_present(did, "NAME")) != NULL) {
+                n->dim_only =
+                    strncmp(nm, NC4H5_DIMSCALE_NOVAR, strlen(NC4H5_DIMSCALE_NOVAR)) == 0;
+                free(nm);
+            }
+            if ((stat = obj_addr(did, &n->addr)))
                 return stat;
         }
+        if (ndims > 0 && sc.has_coords) {
+            int *co = malloc((size_t)ndims * sizeof(int));
+            if (co == NULL)
+                return NC_ENOMEM;
+            if (read_ints_att(did, NC4H5_COORDS_ATT, ndims, co))
+                n->coords = co;
+            else
+                free(co);
+        }
     }
+    /* DIMENSION_LIST (references, the costliest read) only when the
+     * dimension ids may need it: no _Netcdf4Coordinates, or a writable file
+     * (whose flush must know which scales are attached). */
+    if (ndims > 0 && !n->is_scale && (!n->coords || !c->readonly) &&
+        (stat = note_dimlist(n)))
+        return stat;
     return NC_NOERR;
 }
 
@@ -766,13 +815,32 @@ make_scale_dims(open_ctx *c)
             continue;
         }
         d->dim = dim;
-        if ((stat = new_dim_fmt(dim, d->dim_only ? d->did : -1)))
+        /* A phony dataset opens again when a flush needs it. */
+        if ((stat = new_dim_fmt(dim, -1)))
             break;
-        if (d->dim_only)
-            d->did = -1;    /* now held by the dim */
         stat = note_dim(c, dim, d->addr, d->upstream_id);
     }
     free(refs);
+    /* Ids follow _Netcdf4Dimid, but upstream lists a group's dims in the
+     * order their datasets are met (a dim renamed in data mode has its
+     * dataset relinked, so it comes last), and nc_inq_unlimdims and nc_inq's
+     * unlimdimid follow that listing.  Usually the orders agree: no move. */
+    for (size_t gi = 0; gi < c->ngrps && !stat; gi++) {
+        NC4_index *ix = &c->grps[gi].g->dims;
+        size_t p = 0;
+        for (size_t di = 0; di < c->grps[gi].nds; di++) {
+            NC4_obj *o = (NC4_obj *)c->grps[gi].ds[di].dim;
+            if (o == NULL)
+                continue;
+            if (p < ix->n && ix->items[p] != o)
+                for (size_t q = p + 1; q < ix->n; q++)
+                    if (ix->items[q] == o) {
+                        nc4_index_move(ix, q, p);
+                        break;
+                    }
+            p++;
+        }
+    }
     return stat;
 }
 
@@ -868,6 +936,9 @@ match_dims(open_ctx *c, size_t gi)
                 dim = dim_of_uid(c, n->coords[d]);
             if (dim == NULL && n->is_scale && d == 0)
                 dim = n->dim;
+            if (dim == NULL && !n->is_scale && n->dimlist == NULL &&
+                (stat = note_dimlist(n)))
+                return stat;
             if (dim == NULL && n->dimlist && n->has_scales)
                 dim = dim_of_addr(c, gn->g, n->dimlist[d]);
             /* A dim that does not fit the extent cannot be this one. */
@@ -1019,15 +1090,12 @@ done:
 }
 
 /* Make sure var's dataset is open (hv->did valid): datasets of a file opened
- * are opened on first use, with the var's chunk cache when it differs from
- * the file's default (as upstream's nc4_reopen_dataset). */
+ * are opened on first use, chunked ones with the var's chunk cache. */
 int
 nc4h5_var_open_dataset(NC4_var *var)
 {
     NC4H5_var *hv = var ? var->fmt : NULL;
     NC4H5_grp *hg;
-    size_t size, nelems;
-    float pre;
     hid_t dapl = H5P_DEFAULT;
     int stat = NC_NOERR;
 
@@ -1039,10 +1107,9 @@ nc4h5_var_open_dataset(NC4_var *var)
     if (!var->created || var->hdr.stored_name == NULL || hg == NULL || hg->gid < 0)
         return NC_EHDFERR;
     nc4h5_lock();
-    nc4_get_default_cache(&size, &nelems, &pre);
-    if (var->storage == NC_CHUNKED &&
-        (var->cache_size != size || var->cache_nelems != nelems ||
-         var->cache_preemption != pre)) {
+    /* Always explicit for chunked data: a read-only file's own default
+     * cache is the small one of the open-time probe (NC4_HDF5_open). */
+    if (var->storage == NC_CHUNKED) {
         if ((dapl = H5Pcreate(H5P_DATASET_ACCESS)) < 0 ||
             H5Pset_chunk_cache(dapl, var->cache_nelems, var->cache_size,
                                var->cache_preemption) < 0)
@@ -1054,34 +1121,6 @@ nc4h5_var_open_dataset(NC4_var *var)
         H5Pclose(dapl);
     nc4h5_unlock();
     return stat;
-}
-
-/* Reopen a dataset with the var's chunk cache when it differs from the
- * file's (the same as upstream's nc4_reopen_dataset). */
-static int
-apply_cache(NC4_var *var, hid_t gid, const char *name, hid_t *didp)
-{
-    size_t size, nelems;
-    float pre;
-    hid_t dapl, did;
-
-    nc4_get_default_cache(&size, &nelems, &pre);
-    if (var->storage != NC_CHUNKED ||
-        (var->cache_size == size && var->cache_nelems == nelems && var->cache_preemption == pre))
-        return NC_NOERR;
-    if ((dapl = H5Pcreate(H5P_DATASET_ACCESS)) < 0)
-        return NC_EHDFERR;
-    if (H5Pset_chunk_cache(dapl, var->cache_nelems, var->cache_size, var->cache_preemption) < 0) {
-        H5Pclose(dapl);
-        return NC_EHDFERR;
-    }
-    did = H5Dopen2(gid, name, dapl);
-    H5Pclose(dapl);
-    if (did < 0)
-        return NC_EHDFERR;
-    close_id(*didp);
-    *didp = did;
-    return NC_NOERR;
 }
 
 /* The netCDF type of every dataset (all committed types are known now). */
@@ -1184,22 +1223,25 @@ make_vars(open_ctx *c, size_t gi)
             return stat;
         if (var->storage != NC_CHUNKED) {
             /* Upstream reports the dataset's own cache settings, which for
-             * an unchunked dataset are HDF5's defaults, not the file's. */
-            hid_t dapl = H5Dget_access_plist(hv->did);
-            size_t nslots = 0, nbytes = 0;
-            double w0 = 0;
-            if (dapl >= 0) {
-                if (H5Pget_chunk_cache(dapl, &nslots, &nbytes, &w0) >= 0) {
-                    var->cache_nelems = nslots;
-                    var->cache_size = nbytes;
-                    var->cache_preemption = (float)w0;
+             * an unchunked dataset are HDF5's library defaults, whatever the
+             * file's: asked once (under the HDF5 lock), not per dataset. */
+            static int known;
+            static size_t nslots, nbytes;
+            static double w0;
+            if (!known) {
+                hid_t dapl = H5Dget_access_plist(hv->did);
+                if (dapl >= 0) {
+                    known = H5Pget_chunk_cache(dapl, &nslots, &nbytes, &w0) >= 0;
+                    H5Pclose(dapl);
                 }
-                H5Pclose(dapl);
+            }
+            if (known) {
+                var->cache_nelems = nslots;
+                var->cache_size = nbytes;
+                var->cache_preemption = (float)w0;
             }
         }
         nc4_adjust_var_cache(var);
-        if ((stat = apply_cache(var, gn->gid, n->name, &hv->did)))
-            return stat;
         /* Unlimited lengths: the longest extent of the datasets using them. */
         for (int d = 0; d < var->ndims; d++)
             if (var->dims[d]->unlimited && var->dims[d]->len < (size_t)n->dims[d])
@@ -1207,6 +1249,11 @@ make_vars(open_ctx *c, size_t gi)
         if ((stat = nc4h5_read_atts(f, gn->g, var, hv->did)))
             return stat;
         read_quantize(var);
+        /* Everything is read: the dataset opens again on first use
+         * (nc4h5_var_open_dataset), with the var's own chunk cache; open
+         * files hold no dataset until then (memory, and nc_close). */
+        close_id(hv->did);
+        hv->did = -1;
     }
     return stat;
 }
@@ -1394,6 +1441,14 @@ NC4_HDF5_open(const char *path, int mode, int basepe, size_t *chunksizehintp,
     /* Access properties as upstream: objects may stay open at close (SEMI
      * makes H5Fclose tell us), the library-wide raw-data chunk cache. */
     nc4_get_default_cache(&csize, &cnelems, &cpre);
+    /* Read-only, every dataset the library reads data from is opened with
+     * its own cache (nc4h5_var_open_dataset): the file's default serves only
+     * the open-time reading of shapes and settings, where HDF5 would
+     * allocate and clear cnelems hash slots per chunked dataset for nothing.
+     * (Files opened for writing keep upstream's setting: datasets created
+     * later without a cache of their own take it.) */
+    if (!(mode & NC_WRITE))
+        cnelems = 1;
     if ((fapl = H5Pcreate(H5P_FILE_ACCESS)) < 0 ||
         H5Pset_fclose_degree(fapl, H5F_CLOSE_SEMI) < 0 ||
         H5Pset_cache(fapl, 0, cnelems, csize, cpre) < 0) {

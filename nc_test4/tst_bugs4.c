@@ -75,7 +75,8 @@ share_numrecs(void)
 
 /* Two unlimited dimensions, the first renamed in data mode: after reopen
  * the reference lists the renamed one last (its HDF5 dataset is relinked):
- * nc_inq_unlimdims gives 1,0 and nc_inq's unlimdimid 1.  Ours: 0,1 and 0. */
+ * nc_inq_unlimdims gives 1,0 and nc_inq's unlimdimid 1 (the listing
+ * follows the order the datasets are met, the ids _Netcdf4Dimid). */
 static void
 unlimdims_after_rename(void)
 {
