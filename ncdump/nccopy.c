@@ -1180,8 +1180,10 @@ setup_varcopy(varcopy *vc, int igrp, int ivar, int ogrp)
                 CHECK(nc_set_var_chunk_cache(ogrp, vc->ovar, opt.cache_size, opt.cache_nelems, 1.0f));
             /* a filtered variable: enough chunks per call for every core */
             CHECK(nc_inq_var_filter_ids(ogrp, vc->ovar, &nf, NULL));
-            if (nf > 0 && chunk <= MAX_PARALLEL_SLAB / (COPY_CHUNKS_PER_CORE * (size_t)filter_threads())) {
-                size_t want = chunk * COPY_CHUNKS_PER_CORE * (size_t)filter_threads();
+            if (nf > 0) {
+                size_t want = MAX_PARALLEL_SLAB / chunk;
+                size_t per = COPY_CHUNKS_PER_CORE * (size_t)filter_threads();
+                want = (want < per ? want : per) * chunk;   /* 0 if a chunk is larger */
                 if (want > vc->cap)
                     vc->cap = want;
             }

@@ -40,6 +40,49 @@ for dir in "$@"; do
     done
 done
 
+# Files of the other netCDF-4 writers: netCDF4-python (the reference
+# library underneath) and h5py (HDF5 alone: no dimension scales).
+PY=${PYTHON:-/usr/bin/python3}
+if [ -x "$PY" ] && "$PY" -c 'import netCDF4, numpy' 2>/dev/null; then
+    "$PY" - "$WORK/in/py_netcdf4.nc" <<'PYEOF' || { echo "FAIL: netCDF4-python input"; fail=$((fail+1)); }
+import sys, warnings, numpy as np, netCDF4
+warnings.simplefilter("ignore")
+ds = netCDF4.Dataset(sys.argv[1], "w", format="NETCDF4")
+ds.history = "made by netCDF4-python"
+ds.createDimension("t", None)
+ds.createDimension("x", 4)
+v = ds.createVariable("temp", "f4", ("t", "x"), zlib=True, complevel=3, shuffle=True,
+                      fill_value=-1.0, chunksizes=(1, 2))
+v[0:3, :] = np.arange(12, dtype="f4").reshape(3, 4)
+s = ds.createVariable("label", str, ("x",))
+for i, w in enumerate(["one", "two", "", "f\u00fcnf"]):
+    s[i] = w
+ct = ds.createCompoundType(np.dtype([("i", "i2"), ("d", "f8")]), "id_t")
+c = ds.createVariable("rec", ct, ("x",))
+d = np.zeros(4, dtype=[("i", "i2"), ("d", "f8")]); d["i"] = [1, 2, 3, 4]; d["d"] = [0.25, 0.5, 1, 2]
+c[:] = d
+vl = ds.createVLType("i4", "list_t")
+r = ds.createVariable("lists", vl, ("x",))
+for i in range(4):
+    r[i] = np.arange(i, dtype="i4")
+g = ds.createGroup("sub")
+g.createDimension("n", 3)
+gv = g.createVariable("big", "u8", ("n",), endian="big")
+gv[:] = [1, 2, 3]
+ds.close()
+PYEOF
+fi
+if [ -x "$PY" ] && "$PY" -c 'import h5py, numpy' 2>/dev/null; then
+    "$PY" - "$WORK/in/py_h5py.nc" <<'PYEOF' || { echo "FAIL: h5py input"; fail=$((fail+1)); }
+import sys, numpy as np, h5py
+with h5py.File(sys.argv[1], "w") as f:
+    f.attrs["origin"] = np.bytes_("h5py")
+    f.create_dataset("grid", data=np.arange(20, dtype="i4").reshape(4, 5))
+    f.create_dataset("z", data=np.linspace(0, 1, 16), chunks=(4,), compression="gzip", shuffle=True)
+    f.create_group("g").create_dataset("b", data=np.array([1, 2, 250], dtype="u1"))
+PYEOF
+fi
+
 known() {   # known OPTS INPUT: prints the reason if listed ("*": any options)
     [ -f "$EXC" ] || return 1
     awk -F'|' -v o="$1" -v i="$2" '($1 == o || $1 == "*") && $2 == i { print $3; found = 1; exit } END { exit !found }' "$EXC"
