@@ -129,6 +129,11 @@ int nc4h5_find_type_for(NC4_file *f, NC4_grp *g, hid_t tid, nc_type *xtypep);
 int nc4h5_read_type(NC4_file *f, NC4_grp *g, const char *name, hid_t tid);
 /* Commit t (and the user types it uses, first) in its group's HDF5 group. */
 int nc4h5_commit_type(NC4_file *f, NC4_type *t);
+/* Before reading vlen / variable-length string data (memory type mtid) of
+ * selection fsid of dataset did: NC_EHDFERR when the buffer HDF5 would
+ * build (H5Dvlen_get_buf_size) is larger than the whole file (corrupt
+ * lengths; the read would allocate without bound).  NC_NOERR otherwise. */
+int nc4h5_vlen_read_fits(hid_t did, hid_t mtid, hid_t fsid);
 
 /* ---- hdf5att.c ------------------------------------------------------------------- */
 /* Load the user-visible attributes of an object (a group when var is NULL)
@@ -137,6 +142,9 @@ int nc4h5_commit_type(NC4_file *f, NC4_type *t);
 int nc4h5_read_atts(NC4_file *f, NC4_grp *g, NC4_var *var, hid_t obj);
 /* Write (create or replace) one attribute on obj. */
 int nc4h5_write_att(NC4_file *f, hid_t obj, const NC4_att *att);
+/* The same; fresh: obj was just created and has no attribute of that name
+ * (saves the existence check). */
+int nc4h5_write_att_ex(NC4_file *f, hid_t obj, const NC4_att *att, int fresh);
 /* Delete attribute `name` from obj if present. */
 int nc4h5_delete_att(hid_t obj, const char *name);
 /* Whether name is one of the attributes the API hides (upstream's

@@ -230,6 +230,43 @@ nc4h5_hdf5_type(NC4_file *f, nc_type xtype, int endianness, int file, hid_t *tid
     return NC_NOERR;
 }
 
+/* netCDF type of an integer or float type laid out exactly like a C type
+ * (full precision, no offset or padding; IEEE single/double fields), which
+ * is what H5Tget_native_type maps to it; NC_NAT for anything else. */
+static nc_type
+plain_atomic(hid_t tid, H5T_class_t cls)
+{
+    size_t size = H5Tget_size(tid), spos, epos, esize, mpos, msize;
+
+    if ((cls != H5T_INTEGER && cls != H5T_FLOAT) || H5Tget_offset(tid) != 0 ||
+        H5Tget_precision(tid) != 8 * size)
+        return NC_NAT;
+    if (cls == H5T_INTEGER) {
+        H5T_sign_t sg = H5Tget_sign(tid);
+        int sgn;
+        if (sg != H5T_SGN_2 && sg != H5T_SGN_NONE)
+            return NC_NAT;
+        sgn = sg == H5T_SGN_2;
+        switch (size) {
+        case 1: return sgn ? NC_BYTE : NC_UBYTE;
+        case 2: return sgn ? NC_SHORT : NC_USHORT;
+        case 4: return sgn ? NC_INT : NC_UINT;
+        case 8: return sgn ? NC_INT64 : NC_UINT64;
+        default: return NC_NAT;
+        }
+    }
+    if (H5Tget_fields(tid, &spos, &epos, &esize, &mpos, &msize) < 0 ||
+        H5Tget_norm(tid) != H5T_NORM_IMPLIED || mpos != 0)
+        return NC_NAT;
+    if (size == 4 && spos == 31 && epos == 23 && esize == 8 && msize == 23 &&
+        H5Tget_ebias(tid) == 127)
+        return NC_FLOAT;
+    if (size == 8 && spos == 63 && epos == 52 && esize == 11 && msize == 52 &&
+        H5Tget_ebias(tid) == 1023)
+        return NC_DOUBLE;
+    return NC_NAT;
+}
+
 int
 nc4h5_atomic_from_hdf5(hid_t tid, nc_type *xtypep, int *endiannessp)
 {
@@ -244,6 +281,15 @@ nc4h5_atomic_from_hdf5(hid_t tid, nc_type *xtypep, int *endiannessp)
             return NC_EHDFERR;
         /* Fixed-size strings of more than one byte read as strings (upstream). */
         xtype = (var || H5Tget_size(tid) > 1) ? NC_STRING : NC_CHAR;
+    } else if ((xtype = plain_atomic(tid, cls)) != NC_NAT) {
+        /* The common case, told without building HDF5's native type. */
+        H5T_order_t order = H5Tget_order(tid);
+        if (order == H5T_ORDER_LE)
+            endianness = NC_ENDIAN_LITTLE;
+        else if (order == H5T_ORDER_BE)
+            endianness = NC_ENDIAN_BIG;
+        else
+            return NC_EBADTYPE;
     } else if (cls == H5T_INTEGER || cls == H5T_FLOAT) {
         hid_t native = H5Tget_native_type(tid, H5T_DIR_DEFAULT);
         H5T_order_t order;
@@ -571,6 +617,31 @@ nc4h5_commit_type(NC4_file *f, NC4_type *t)
 done:
     if (tid >= 0)
         H5Tclose(tid);
+    nc4h5_unlock();
+    return stat;
+}
+
+/* A vlen or variable-length string read of the selection fsid of did into
+ * memory type mtid must fit the file: every byte it returns comes from the
+ * file's heap, so a larger total means corrupt lengths, which would make
+ * HDF5 allocate (and convert) without bound.  Refused before the read. */
+int
+nc4h5_vlen_read_fits(hid_t did, hid_t mtid, hid_t fsid)
+{
+    hsize_t need = 0, fsize = 0;
+    hid_t fid;
+    int stat = NC_NOERR;
+
+    nc4h5_lock();
+    if ((fid = H5Iget_file_id(did)) < 0) {
+        stat = NC_EHDFERR;
+    } else {
+        if (H5Fget_filesize(fid, &fsize) < 0 || H5Dvlen_get_buf_size(did, mtid, fsid, &need) < 0)
+            stat = NC_EHDFERR;
+        else if (need > fsize)
+            stat = NC_EHDFERR;
+        H5Fclose(fid);
+    }
     nc4h5_unlock();
     return stat;
 }
