@@ -93,6 +93,9 @@ bin_define(void *vctx, ncg_model *m)
     b->created = 1;
     b->made = 1;
     m->groups[0].id = b->ncid;
+    /* -x before any definition: netCDF-4 variables take the fill mode the
+     * file has when they are defined (the classic formats apply it at enddef) */
+    if (m->nofill && (stat = nc_set_fill(b->ncid, NC_NOFILL, &old))) goto done;
     for (int i = 1; i < m->ngroups; i++)
         if ((stat = nc_def_grp(m->groups[m->groups[i].parent].id, m->groups[i].name, &m->groups[i].id)))
             goto done;
@@ -121,7 +124,6 @@ bin_define(void *vctx, ncg_model *m)
             else stat = nc_put_att(g, varid, a->name, ncg_typeid(m, a->type), a->len, a->data);
             if (stat) goto done;
         }
-    if (m->nofill && (stat = nc_set_fill(b->ncid, NC_NOFILL, &old))) goto done;
     stat = nc_enddef(b->ncid);
 done:
     return stat;

@@ -146,6 +146,7 @@ c4_define(void *ctx, ncg_model *m)
     fputs("    (void)typ; (void)dim; (void)var; (void)dims;\n\n    CHECK(nc_create(", f);
     cstr(f, g->path, strlen(g->path));
     fprintf(f, ", %d | NC_CLOBBER, &grp[0]));\n", m->cmode);
+    if (m->nofill) fputs("    {\n    int old;\n    CHECK(nc_set_fill(grp[0], NC_NOFILL, &old));\n    }\n", f);
     for (int i = 1; i < m->ngroups; i++) {
         fprintf(f, "    CHECK(nc_def_grp(grp[%d], ", m->groups[i].parent);
         cstr(f, m->groups[i].name, strlen(m->groups[i].name));
@@ -268,7 +269,6 @@ c4_define(void *ctx, ncg_model *m)
             }
             fputs("    }\n", f);
         }
-    if (m->nofill) fputs("    {\n    int old;\n    CHECK(nc_set_fill(grp[0], NC_NOFILL, &old));\n    }\n", f);
     fputs("    CHECK(nc_enddef(grp[0]));\n", f);
     return ferror(f) ? NC_EIO : NC_NOERR;
 #undef TID
