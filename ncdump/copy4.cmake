@@ -6,7 +6,7 @@ if(BUILD_TESTING)
   # Differential tests of nccopy on netCDF-4 inputs (the shared CDL corpus
   # ncdump/test/cdl4 and nccopy's own ncdump/test/copy4) against the
   # reference nccopy, both copies dumped by the reference ncdump -s.
-  # core: 8 option sets for every input; cases: ~90 more (copy4/cases.txt), slow.
+  # core: 6 option sets for every input; cases: ~90 more (copy4/cases.txt), slow.
   foreach(mode core cases)
     add_test(NAME tools_nccopy4_${mode}
       COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/test/run_nccopy4_tests.sh

@@ -132,8 +132,6 @@ cmp_copy() {
     cmp_copy plain "$f"
     for k in nc4 nc7 classic; do cmp_copy "-k" "$f" -k $k; done
     cmp_copy "-s" "$f" -d 1 -s
-    cmp_copy "-u" "$f" -u
-    cmp_copy "-m" "$f" -m 1
     cmp_copy "-F" "$f" -F '*,307,9'
 done
 if [ "$MODE" = cases ] && [ -f "$HERE/copy4/cases.txt" ]; then
