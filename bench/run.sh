@@ -11,7 +11,8 @@
 #   --new PREFIX     second install to compare (optional)
 #   -n N             repetitions                                           [3]
 #   --mib M          main size in MiB: W1/W3/W4 = M, W5/W6 = M/2, W2 = 5000*M/512 records,
-#                    W8: ncdump M/8, nccopy M/2, ncgen M/64              [512]
+#                    W8: ncdump M/8 (classic, and netCDF-4 deflate: W8_ncdump4), nccopy M/2,
+#                    ncgen M/64 (classic, and -k nc4: W8_ncgen4)          [512]
 #   --nvars N        W7 variable count                                     [10000]
 #   --only LIST      comma list of W1..W10 (W3 runs inside the W1 64-bit job), L = limits
 #                    (this project's copy adds W9: strided read, stride 4, of a chunked
@@ -135,6 +136,9 @@ if want W8; then
     "${BIN[ref]}/nc_mkinput" -o "$IN/dump.nc" -m "$DUMPM" >>"$LOG" 2>&1
     "${BIN[ref]}/nc_mkinput" -o "$IN/copy.nc" -m "$HALF" >>"$LOG" 2>&1
     "${BIN[ref]}/nc_mkinput" -c "$IN/gen.cdl" -m "$GENM" >>"$LOG" 2>&1
+    # W8_ncdump4: the same data as dump.nc in a netCDF-4 file (512x512
+    # chunks, shuffle + deflate 1); its MB/s count the uncompressed bytes.
+    "${BIN[ref]}/nc_mkinput" -o "$IN/dump4.nc" -m "$DUMPM" -f nc4 >>"$LOG" 2>&1
     DUMPB=$(stat -c %s "$IN/dump.nc"); COPYB=$(stat -c %s "$IN/copy.nc"); GENB=$(stat -c %s "$IN/gen.cdl")
 fi
 
@@ -158,6 +162,8 @@ job() {  # job NAME IMPL REP
         W8_ncdump)  run_tool "$im" "$rep" W8_ncdump dump "$DUMPB" fmt_g7 ncdump "$IN/dump.nc" ;;
         W8_nccopy)  run_tool "$im" "$rep" W8_nccopy nc4_d1_s "$COPYB" shuf_deflate1 nccopy -k nc4 -d 1 -s "$IN/copy.nc" out.nc ;;
         W8_ncgen)   run_tool "$im" "$rep" W8_ncgen cdl_to_nc "$GENB" parse_strtof ncgen -b -o out.nc "$IN/gen.cdl" ;;
+        W8_ncdump4) run_tool "$im" "$rep" W8_ncdump4 dump "$DUMPB" fmt_g7 ncdump "$IN/dump4.nc" ;;
+        W8_ncgen4)  run_tool "$im" "$rep" W8_ncgen4 cdl_to_nc4 "$GENB" parse_strtof ncgen -b -k nc4 -o out.nc "$IN/gen.cdl" ;;
     esac
 }
 JOBS=()
@@ -168,7 +174,7 @@ want W4 && JOBS+=(W4)
 want W5 && JOBS+=(W5_deflate W5_zstd)
 want W6 && JOBS+=(W6_none W6_deflate)
 want W7 && JOBS+=(W7_nc4 W7_classic)
-want W8 && JOBS+=(W8_ncdump W8_nccopy W8_ncgen)
+want W8 && JOBS+=(W8_ncdump W8_nccopy W8_ncgen W8_ncdump4 W8_ncgen4)
 want W9 && JOBS+=(W9)
 want W10 && JOBS+=(W10)
 

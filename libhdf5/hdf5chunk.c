@@ -1,14 +1,17 @@
 /* hdf5chunk.c: the parallel chunk pipeline (see hdf5chunk.h).
  *
- * A request is cut into the chunks it touches, taken in C order in batches
- * of a few chunks per pool thread.  Each chunk is one pool task: under the
- * HDF5 lock it reads the raw bytes it needs (H5Dread_chunk); without it,
- * it decodes and copies the selected elements out (or, writing, merges the
+ * A request is cut into the chunks it touches, one pool task each (the pool
+ * hands them out one at a time, so a thread that is descheduled holds up at
+ * most one chunk, and there is one join per request).  A task reads the raw
+ * bytes it needs under the HDF5 lock (H5Dread_chunk); without it, it
+ * decodes and copies the selected elements out (or, writing, merges the
  * caller's elements in and encodes); a write then goes out with
  * H5Dwrite_chunk under the lock.  One thread's I/O so overlaps the others'
- * codec work.  Memory: the batch's raw, decoded and encoded chunks --
- * never the whole variable. */
+ * codec work.  Memory: a raw, a decoded and an encoded chunk per pool
+ * thread -- never the whole variable. */
 #include "config.h"
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,8 +20,6 @@
 
 #define MAX_FILTERS 32               /* H5Z_MAX_NFILTERS */
 #define MAX_PARAMS 64                /* more cd_values: HDF5's path */
-#define BATCH_PER_THREAD 4           /* chunks per pool thread per batch */
-#define BATCH_BUDGET ((size_t)64 << 20) /* decoded bytes per batch, at most */
 /* A request that wants less than 1/SPARSE of the elements of the chunks
  * it touches (a row of a tall chunk, one value) goes to HDF5, whose chunk
  * cache keeps decoded chunks between calls; the pipeline would decode (and
@@ -35,10 +36,13 @@ typedef struct plan {
     size_t ustride[H5S_MAX_RANK];    /* element strides of the caller's buffer */
     size_t cstride[H5S_MAX_RANK];    /* element strides of a chunk */
     size_t celems, cbytes;
+    hsize_t clo[H5S_MAX_RANK];       /* first chunk touched, per dimension */
+    size_t grid[H5S_MAX_RANK];       /* chunks touched, per dimension */
     ncf_chain *chain;
     unsigned char *fillchunk;        /* a whole chunk of fill values */
     int fill_never;                  /* fill time "never": unwritten chunks read as nothing */
     unsigned char *user;             /* the caller's buffer */
+    int serial;                      /* run the tasks in the calling thread only */
 } plan;
 
 typedef struct cjob {
@@ -49,14 +53,9 @@ typedef struct cjob {
     int full;                        /* every element of chunk ∩ extent selected */
     int edge;                        /* chunk reaches past the extent */
     int direct;                      /* the whole chunk is contiguous in the caller's buffer */
-    unsigned char *raw;
-    size_t rawlen, rawcap;
+    const unsigned char *raw;        /* raw bytes (the thread's buffer) */
+    size_t rawlen;
     unsigned int mask;
-    unsigned char *buf;              /* decoded chunk scratch (cbytes) */
-    void *out;                       /* encoded (write) */
-    size_t outlen;
-    unsigned int outmask;
-    int status;
 } cjob;
 
 /* ---- element copies between a chunk and the caller's buffer ------------------ */
@@ -198,6 +197,10 @@ plan_init(plan *p, hid_t did, hid_t mtid, int nd, const hsize_t *start, const hs
         specs[i].flags = flags & H5Z_FLAG_OPTIONAL ? NCF_FLAG_OPTIONAL : 0;
         specs[i].nparams = ncd;
         specs[i].params = params[i];
+        /* libaec's szip coder fails now and then when two threads run it at
+         * once (seen on Debian's libaec 1.0.6): szip chains run serially. */
+        if (id == H5Z_FILTER_SZIP)
+            p->serial = 1;
         /* HDF5's path (taken below for some requests) needs the filter too. */
         (void)nc4h5_filter_register((unsigned)id);
     }
@@ -275,75 +278,111 @@ done:
     return stat;
 }
 
-/* ---- walking the touched chunks ---------------------------------------------------- */
+/* ---- the touched chunks, by index ------------------------------------------------ */
 
-typedef struct walk {
-    hsize_t clo[H5S_MAX_RANK], chi[H5S_MAX_RANK], ci[H5S_MAX_RANK];
-    int more;
-} walk;
+/* Chunk number i of the grid the request touches (C order) into j;
+ * 0 when no selected element lies in it (strided requests skip chunks). */
+static int
+chunk_at(const plan *p, size_t i, cjob *j)
+{
+    int contiguous = 1;
+    j->uoff = 0;
+    j->full = 1;
+    j->edge = 0;
+    for (int d = p->nd - 1; d >= 0; d--) {
+        hsize_t ci = p->clo[d] + (hsize_t)(i % p->grid[d]);
+        i /= p->grid[d];
+        j->off[d] = ci * p->cd[d];
+    }
+    for (int d = 0; d < p->nd; d++) {
+        hsize_t co = j->off[d], last = co + p->cd[d] - 1, inext;
+        j->klo[d] = co <= p->start[d] ? 0 : (co - p->start[d] + p->stride[d] - 1) / p->stride[d];
+        j->khi[d] = (last - p->start[d]) / p->stride[d] + 1;
+        if (j->khi[d] > p->count[d])
+            j->khi[d] = p->count[d];
+        if (j->klo[d] >= j->khi[d])
+            return 0;
+        inext = p->ext[d] - co < p->cd[d] ? p->ext[d] - co : p->cd[d];
+        if (inext < p->cd[d])
+            j->edge = 1;
+        if (j->khi[d] - j->klo[d] != inext)
+            j->full = 0;
+        /* Contiguous in the caller's buffer: the chunk spans the whole
+         * request along every dimension after the first. */
+        if (p->stride[d] != 1 || (d > 0 && (p->count[d] != p->cd[d] || p->start[d] != co)))
+            contiguous = 0;
+        j->uoff += (size_t)j->klo[d] * p->ustride[d];
+    }
+    j->direct = contiguous && j->full && !j->edge;
+    return 1;
+}
+
+/* ---- per-thread buffers ------------------------------------------------------------
+ * A raw chunk and a decoded chunk per pool thread, grow-only, reused by
+ * every request: memory is a few chunks per thread whatever the request,
+ * and steady-state requests touch no fresh pages (each costs a fault). */
+typedef struct tbufs {
+    unsigned char *raw, *buf;
+    size_t rawcap, bufcap;
+} tbufs;
+
+static pthread_key_t tbufs_key;
+static pthread_once_t tbufs_once = PTHREAD_ONCE_INIT;
+static int tbufs_ok;
 
 static void
-walk_init(const plan *p, walk *w)
+tbufs_free(void *v)
 {
-    for (int d = 0; d < p->nd; d++) {
-        w->clo[d] = p->start[d] / p->cd[d];
-        w->chi[d] = (p->start[d] + (p->count[d] - 1) * p->stride[d]) / p->cd[d];
-        w->ci[d] = w->clo[d];
+    tbufs *t = v;
+    if (t) {
+        free(t->raw);
+        free(t->buf);
+        free(t);
     }
-    w->more = 1;
 }
 
-/* Next chunk holding at least one selected element into j; 0 at the end. */
-static int
-walk_next(const plan *p, walk *w, cjob *j)
+static void
+tbufs_init(void)
 {
-    while (w->more) {
-        int empty = 0, contiguous = 1;
-        j->uoff = 0;
-        j->full = 1;
-        j->edge = 0;
-        for (int d = 0; d < p->nd; d++) {
-            hsize_t co = w->ci[d] * p->cd[d], last = co + p->cd[d] - 1, inext;
-            j->off[d] = co;
-            j->klo[d] = co <= p->start[d] ? 0 : (co - p->start[d] + p->stride[d] - 1) / p->stride[d];
-            j->khi[d] = (last - p->start[d]) / p->stride[d] + 1;
-            if (j->khi[d] > p->count[d])
-                j->khi[d] = p->count[d];
-            if (j->klo[d] >= j->khi[d]) {
-                empty = 1;
-                break;
-            }
-            inext = p->ext[d] - co < p->cd[d] ? p->ext[d] - co : p->cd[d];
-            if (inext < p->cd[d])
-                j->edge = 1;
-            if (j->khi[d] - j->klo[d] != inext)
-                j->full = 0;
-            /* Contiguous in the caller's buffer: the chunk spans the whole
-             * request along every dimension after the first. */
-            if (p->stride[d] != 1 || (d > 0 && (p->count[d] != p->cd[d] || p->start[d] != co)))
-                contiguous = 0;
-            j->uoff += (size_t)j->klo[d] * p->ustride[d];
-        }
-        /* Advance the odometer. */
-        int d = p->nd - 1;
-        for (; d >= 0; d--) {
-            if (++w->ci[d] <= w->chi[d])
-                break;
-            w->ci[d] = w->clo[d];
-        }
-        if (d < 0)
-            w->more = 0;
-        if (!empty) {
-            j->direct = contiguous && j->full && !j->edge;
-            return 1;
-        }
-    }
-    return 0;
+    tbufs_ok = pthread_key_create(&tbufs_key, tbufs_free) == 0;
 }
 
-/* Raw bytes of chunk j into j->raw (j->allocated = 0 if never written). */
+static tbufs *
+tbufs_get(void)
+{
+    tbufs *t;
+    pthread_once(&tbufs_once, tbufs_init);
+    if (!tbufs_ok)
+        return NULL;
+    if ((t = pthread_getspecific(tbufs_key)) == NULL) {
+        if ((t = calloc(1, sizeof(*t))) == NULL)
+            return NULL;
+        if (pthread_setspecific(tbufs_key, t) != 0) {
+            free(t);
+            return NULL;
+        }
+    }
+    return t;
+}
+
+static unsigned char *
+grow(unsigned char **bp, size_t *capp, size_t n)
+{
+    if (*capp < n) {
+        unsigned char *b = malloc(n);
+        if (b == NULL)
+            return NULL;
+        free(*bp);
+        *bp = b;
+        *capp = n;
+    }
+    return *bp;
+}
+
+/* Raw bytes of chunk j into t->raw (j->allocated = 0 if never written).
+ * Locked. */
 static int
-read_raw(const plan *p, cjob *j)
+read_raw(const plan *p, cjob *j, tbufs *t)
 {
     hsize_t nb = 0;
     uint32_t mask = 0;
@@ -352,15 +391,11 @@ read_raw(const plan *p, cjob *j)
         return NC_NOERR;
     if (nb > SIZE_MAX / 2)
         return NC_EHDFERR;
-    if (j->rawcap < nb) {
-        unsigned char *r = realloc(j->raw, (size_t)nb);
-        if (r == NULL)
-            return NC_ENOMEM;
-        j->raw = r;
-        j->rawcap = (size_t)nb;
-    }
-    if (H5Dread_chunk(p->did, H5P_DEFAULT, j->off, &mask, j->raw) < 0)
+    if (grow(&t->raw, &t->rawcap, (size_t)nb) == NULL)
+        return NC_ENOMEM;
+    if (H5Dread_chunk(p->did, H5P_DEFAULT, j->off, &mask, t->raw) < 0)
         return NC_EHDFERR;
+    j->raw = t->raw;
     j->rawlen = (size_t)nb;
     j->mask = mask;
     j->allocated = 1;
@@ -374,139 +409,146 @@ codec_status(int stat)
     return stat == NC_EFILTER ? NC_EHDFERR : stat;
 }
 
-static int
-ensure_buf(const plan *p, cjob *j)
+typedef struct run_ctx {
+    plan *p;
+    _Atomic int status;      /* first failure; later tasks skip their work */
+} run_ctx;
+
+static void
+fail(run_ctx *c, int stat)
 {
-    if (j->buf == NULL && (j->buf = malloc(p->cbytes)) == NULL)
-        return NC_ENOMEM;
-    return NC_NOERR;
+    int expect = NC_NOERR;
+    if (stat)
+        atomic_compare_exchange_strong(&c->status, &expect, stat);
 }
 
-typedef struct batch_ctx {
-    plan *p;
-    cjob *jobs;
-} batch_ctx;
-
-/* A task takes the HDF5 lock only around its own raw read (and write), so
- * one thread's I/O overlaps the others' codec work. */
+/* One chunk per task; the task takes the HDF5 lock only around its own
+ * raw read (and write), so one thread's I/O overlaps the others' codec
+ * work. */
 static void
 read_task(void *arg, size_t i)
 {
-    batch_ctx *c = arg;
+    run_ctx *c = arg;
     plan *p = c->p;
-    cjob *j = &c->jobs[i];
+    cjob j;
+    tbufs *t;
     unsigned char *src;
+    int stat;
 
-    nc4h5_lock();
-    j->status = read_raw(p, j);
-    nc4h5_unlock();
-    if (j->status)
+    if (atomic_load(&c->status) || !chunk_at(p, i, &j))
         return;
-    if (!j->allocated) {
+    if ((t = tbufs_get()) == NULL) {
+        fail(c, NC_ENOMEM);
+        return;
+    }
+    nc4h5_lock();
+    stat = read_raw(p, &j, t);
+    nc4h5_unlock();
+    if (stat) {
+        fail(c, stat);
+        return;
+    }
+    if (!j.allocated) {
         if (p->fill_never)
             return;
         src = p->fillchunk;
-    } else if (j->direct) {
-        j->status = codec_status(ncf_chain_decode(p->chain, j->mask, j->raw, j->rawlen,
-                                                  p->user + j->uoff * p->size, p->cbytes));
+    } else if (j.direct) {
+        fail(c, codec_status(ncf_chain_decode(p->chain, j.mask, j.raw, j.rawlen,
+                                              p->user + j.uoff * p->size, p->cbytes)));
         return;
     } else {
-        if ((j->status = codec_status(ncf_chain_decode(p->chain, j->mask, j->raw, j->rawlen, j->buf,
-                                                       p->cbytes))))
+        if ((src = grow(&t->buf, &t->bufcap, p->cbytes)) == NULL) {
+            fail(c, NC_ENOMEM);
             return;
-        src = j->buf;
+        }
+        if ((stat = codec_status(ncf_chain_decode(p->chain, j.mask, j.raw, j.rawlen, src, p->cbytes)))) {
+            fail(c, stat);
+            return;
+        }
     }
-    copy_sel(p, j, src, 1);
+    copy_sel(p, &j, src, 1);
 }
 
 static void
 write_task(void *arg, size_t i)
 {
-    batch_ctx *c = arg;
+    run_ctx *c = arg;
     plan *p = c->p;
-    cjob *j = &c->jobs[i];
+    cjob j;
+    tbufs *t;
     const unsigned char *src;
+    void *out = NULL;
+    size_t outlen = 0;
+    unsigned int outmask = 0;
+    int stat = NC_NOERR;
 
-    if (!j->full) {
-        nc4h5_lock();
-        j->status = read_raw(p, j);
-        nc4h5_unlock();
-        if (j->status)
-            return;
+    if (atomic_load(&c->status) || !chunk_at(p, i, &j))
+        return;
+    if ((t = tbufs_get()) == NULL) {
+        fail(c, NC_ENOMEM);
+        return;
     }
-    if (j->direct) {
-        src = p->user + j->uoff * p->size;
+    if (!j.full) {
+        nc4h5_lock();
+        stat = read_raw(p, &j, t);
+        nc4h5_unlock();
+        if (stat) {
+            fail(c, stat);
+            return;
+        }
+    }
+    if (j.direct) {
+        src = p->user + j.uoff * p->size;
     } else {
-        if (!j->full && j->allocated) {
-            if ((j->status = codec_status(ncf_chain_decode(p->chain, j->mask, j->raw, j->rawlen,
-                                                           j->buf, p->cbytes))))
+        unsigned char *b = grow(&t->buf, &t->bufcap, p->cbytes);
+        if (b == NULL) {
+            fail(c, NC_ENOMEM);
+            return;
+        }
+        if (!j.full && j.allocated) {
+            if ((stat = codec_status(ncf_chain_decode(p->chain, j.mask, j.raw, j.rawlen, b, p->cbytes)))) {
+                fail(c, stat);
                 return;
-        } else if (!j->full || j->edge) {
+            }
+        } else if (!j.full || j.edge) {
             /* New chunk, or the padding of an edge chunk: fill values, as
              * HDF5 initializes a chunk it creates. */
-            memcpy(j->buf, p->fillchunk, p->cbytes);
+            memcpy(b, p->fillchunk, p->cbytes);
         }
-        copy_sel(p, j, j->buf, 0);
-        src = j->buf;
+        copy_sel(p, &j, b, 0);
+        src = b;
     }
-    if ((j->status = codec_status(ncf_chain_encode(p->chain, src, p->cbytes, &j->out, &j->outlen,
-                                                   &j->outmask))))
+    if ((stat = codec_status(ncf_chain_encode(p->chain, src, p->cbytes, &out, &outlen, &outmask)))) {
+        fail(c, stat);
         return;
+    }
     nc4h5_lock();
-    if (H5Dwrite_chunk(p->did, H5P_DEFAULT, j->outmask, j->off, j->outlen, j->out) < 0)
-        j->status = NC_EHDFERR;
+    if (H5Dwrite_chunk(p->did, H5P_DEFAULT, outmask, j.off, outlen, out) < 0)
+        stat = NC_EHDFERR;
     nc4h5_unlock();
-    free(j->out);
-    j->out = NULL;
+    free(out);
+    fail(c, stat);
 }
 
-/* Run the request through batches.  Locked on entry and exit. */
+/* Run the request: one pool task per touched chunk.  Called with the HDF5
+ * lock held once (the data slots); released while the pool runs. */
 static int
 run(plan *p, int writing)
 {
-    ncf_pool *pool = ncf_pool_default();
-    size_t nthreads = pool ? (size_t)ncf_pool_nthreads(pool) : 1, cap, n;
-    cjob *jobs;
-    walk w;
-    batch_ctx ctx;
-    int stat = NC_NOERR;
+    run_ctx ctx;
+    size_t nchunks = 1;
 
-    cap = BATCH_PER_THREAD * nthreads;
-    if (cap * p->cbytes > BATCH_BUDGET)
-        cap = BATCH_BUDGET / p->cbytes;
-    if (cap < 1)
-        cap = 1;
-    if ((jobs = calloc(cap, sizeof(cjob))) == NULL)
-        return NC_ENOMEM;
+    for (int d = 0; d < p->nd; d++) {
+        p->clo[d] = p->start[d] / p->cd[d];
+        p->grid[d] = (size_t)((p->start[d] + (p->count[d] - 1) * p->stride[d]) / p->cd[d] - p->clo[d] + 1);
+        nchunks *= p->grid[d];
+    }
     ctx.p = p;
-    ctx.jobs = jobs;
-    walk_init(p, &w);
-    while (!stat) {
-        for (n = 0; n < cap && walk_next(p, &w, &jobs[n]); n++) {
-            cjob *j = &jobs[n];
-            j->status = NC_NOERR;
-            j->out = NULL;
-            j->allocated = 0;
-            if (!j->direct && (stat = ensure_buf(p, j)))
-                break;
-        }
-        if (stat || n == 0)
-            break;
-        /* Called with the lock held once (the data slots): released here,
-         * the tasks take it for their HDF5 calls. */
-        nc4h5_unlock();
-        ncf_pool_run(pool, n, writing ? write_task : read_task, &ctx);
-        nc4h5_lock();
-        for (size_t i = 0; i < n && !stat; i++)
-            stat = jobs[i].status;
-    }
-    for (size_t i = 0; i < cap; i++) {
-        free(jobs[i].raw);
-        free(jobs[i].buf);
-        free(jobs[i].out);
-    }
-    free(jobs);
-    return stat;
+    atomic_init(&ctx.status, NC_NOERR);
+    nc4h5_unlock();
+    ncf_pool_run(p->serial ? NULL : ncf_pool_default(), nchunks, writing ? write_task : read_task, &ctx);
+    nc4h5_lock();
+    return atomic_load(&ctx.status);
 }
 
 int
