@@ -1,4 +1,6 @@
-# ncdump on the enhanced model (the sources are ncdump.c's).
+# ncdump on the enhanced model: user-defined types and values of any type
+# live in dumptypes.c; groups, attributes and data in ncdump.c.
+target_sources(nctools PRIVATE ${CMAKE_CURRENT_LIST_DIR}/dumptypes.c)
 
 # ncdump reads the next slab of a variable on a helper thread while it
 # formats the current one.
