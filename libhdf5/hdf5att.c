@@ -258,15 +258,13 @@ nc4h5_delete_att(hid_t obj, const char *name)
     return stat;
 }
 
-/* Create attribute name on obj (deleting an old one unless the caller
- * knows there is none) and write data. */
+/* Create attribute name on obj (deleting an old one) and write data. */
 static int
-create_att(hid_t obj, const char *name, hid_t ftid, hid_t sid, hid_t mtid, const void *data,
-           int fresh)
+create_att(hid_t obj, const char *name, hid_t ftid, hid_t sid, hid_t mtid, const void *data)
 {
     hid_t aid;
     int stat = NC_NOERR;
-    htri_t ex = fresh ? 0 : H5Aexists(obj, name);
+    htri_t ex = H5Aexists(obj, name);
 
     if (ex < 0)
         return NC_EHDFERR;
@@ -282,7 +280,7 @@ create_att(hid_t obj, const char *name, hid_t ftid, hid_t sid, hid_t mtid, const
 }
 
 int
-nc4h5_write_att_ex(NC4_file *f, hid_t obj, const NC4_att *att, int fresh)
+nc4h5_write_att(NC4_file *f, hid_t obj, const NC4_att *att)
 {
     hid_t ftid = -1, mtid = -1, sid = -1;
     const char *name = att->hdr.name;
@@ -302,7 +300,7 @@ nc4h5_write_att_ex(NC4_file *f, hid_t obj, const NC4_att *att, int fresh)
             stat = NC_EHDFERR;
             goto done;
         }
-        stat = create_att(obj, name, ftid, sid, ftid, att->len ? att->data : NULL, fresh);
+        stat = create_att(obj, name, ftid, sid, ftid, att->len ? att->data : NULL);
         goto done;
     }
     if ((stat = nc4h5_hdf5_type(f, att->xtype, NC_ENDIAN_NATIVE, 1, &ftid)))
@@ -319,7 +317,7 @@ nc4h5_write_att_ex(NC4_file *f, hid_t obj, const NC4_att *att, int fresh)
         stat = NC_EHDFERR;
         goto done;
     }
-    stat = create_att(obj, name, ftid, sid, mtid, att->len ? att->data : NULL, fresh);
+    stat = create_att(obj, name, ftid, sid, mtid, att->len ? att->data : NULL);
 done:
     if (sid >= 0)
         H5Sclose(sid);
@@ -329,12 +327,6 @@ done:
         H5Tclose(ftid);
     nc4h5_unlock();
     return stat;
-}
-
-int
-nc4h5_write_att(NC4_file *f, hid_t obj, const NC4_att *att)
-{
-    return nc4h5_write_att_ex(f, obj, att, 0);
 }
 
 int
@@ -356,7 +348,7 @@ nc4h5_write_int_att(hid_t obj, const char *name, int n, const int *values)
         nc4h5_unlock();
         return NC_EHDFERR;
     }
-    stat = create_att(obj, name, H5T_NATIVE_INT, sid, H5T_NATIVE_INT, n > 0 ? values : NULL, 0);
+    stat = create_att(obj, name, H5T_NATIVE_INT, sid, H5T_NATIVE_INT, n > 0 ? values : NULL);
     H5Sclose(sid);
     nc4h5_unlock();
     return stat;
@@ -375,7 +367,7 @@ nc4h5_write_text_att(hid_t obj, const char *name, const char *text)
         (sid = H5Screate(H5S_SCALAR)) < 0)
         stat = NC_EHDFERR;
     else
-        stat = create_att(obj, name, tid, sid, tid, len ? text : "", 0);
+        stat = create_att(obj, name, tid, sid, tid, len ? text : "");
     if (sid >= 0)
         H5Sclose(sid);
     if (tid >= 0)

@@ -208,14 +208,13 @@ set_att_order(NC4_file *f, hid_t cpl)
 
 /* Create or overwrite an int attribute; scalar when dims is NULL. */
 static int
-put_int_att_ex(hid_t obj, const char *name, const hsize_t *dims, const int *values, int fresh)
+put_int_att(hid_t obj, const char *name, const hsize_t *dims, const int *values)
 {
     hid_t sid = -1, aid = -1;
     htri_t ex;
     int stat = NC_NOERR;
 
-    /* fresh: obj was created just now and has no such attribute. */
-    if ((ex = fresh ? 0 : H5Aexists(obj, name)) < 0)
+    if ((ex = H5Aexists(obj, name)) < 0)
         return NC_EHDFERR;
     if (ex > 0) {
         /* Reuse it when the shape matches (upstream rewrites _Netcdf4Dimid in place). */
@@ -249,12 +248,6 @@ put_int_att_ex(hid_t obj, const char *name, const hsize_t *dims, const int *valu
 }
 
 static int
-put_int_att(hid_t obj, const char *name, const hsize_t *dims, const int *values)
-{
-    return put_int_att_ex(obj, name, dims, values, 0);
-}
-
-static int
 write_dimid_att(hid_t obj, int dimid)
 {
     return put_int_att(obj, NC4H5_DIMID_ATT, NULL, &dimid);
@@ -279,10 +272,7 @@ write_att_list(NC4_file *f, hid_t obj, NC4_index *atts, char ***deleted, size_t 
         NC4_att *a = (NC4_att *)atts->items[i];
         if (!a->dirty && !all)
             continue;
-        /* On a dataset created just now, only the quantize attribute
-         * written before the list may share a name with the user's. */
-        if ((stat = nc4h5_write_att_ex(f, obj, a,
-                                       all && strncmp(a->hdr.name, "_Quantize", 9) != 0)))
+        if ((stat = nc4h5_write_att(f, obj, a)))
             return stat;
         if ((stat = set_stored_name(&a->hdr, a->hdr.name)))
             return stat;
@@ -872,7 +862,7 @@ create_dataset(NC4_file *f, NC4_var *v, hid_t gid, int bad_order)
     /* Hidden attributes first, in upstream's order, then the user's. */
     if (v->ndims) {
         hsize_t n = (hsize_t)v->ndims;
-        if ((stat = put_int_att_ex(h->did, NC4H5_COORDS_ATT, &n, v->dimids, 1)))
+        if ((stat = put_int_att(h->did, NC4H5_COORDS_ATT, &n, v->dimids)))
             goto done;
     }
     if (h->dimscale) {

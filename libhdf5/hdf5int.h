@@ -142,9 +142,6 @@ int nc4h5_vlen_read_fits(hid_t did, hid_t mtid, hid_t fsid);
 int nc4h5_read_atts(NC4_file *f, NC4_grp *g, NC4_var *var, hid_t obj);
 /* Write (create or replace) one attribute on obj. */
 int nc4h5_write_att(NC4_file *f, hid_t obj, const NC4_att *att);
-/* The same; fresh: obj was just created and has no attribute of that name
- * (saves the existence check). */
-int nc4h5_write_att_ex(NC4_file *f, hid_t obj, const NC4_att *att, int fresh);
 /* Delete attribute `name` from obj if present. */
 int nc4h5_delete_att(hid_t obj, const char *name);
 /* Whether name is one of the attributes the API hides (upstream's
