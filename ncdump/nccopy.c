@@ -1162,7 +1162,7 @@ setup_varcopy(varcopy *vc, int igrp, int ivar, int ogrp)
     CHECK(nc_inq_varid(ogrp, name, &vc->ovar));
     vc->esize = type_size(igrp, vc->type);
     vc->owns = type_owns_memory(igrp, vc->type);
-    vc->cap = opt.bufsize;
+    vc->cap = opt.bufsize < 8 ? 8 : opt.bufsize;   /* at least one 8-byte value, as before */
     for (j = 0; j < vc->rank; j++)
         vc->grain[j] = 1;
     if (run.outnc4 && vc->rank > 0) {
