@@ -572,8 +572,9 @@ next(ctx *c)
     }
     if (ch == '.' ) { c->p = p + 1; die(c, "bad long or double constant: ."); }
     if (ch == '\'' && lex_charconst(c)) return;
-    if (ch == '/' && p + 1 < c->end && (isalph((unsigned char)p[1]) || p[1] == '_' || (unsigned char)p[1] >= 0x80 ||
-                                        p[1] == '\\')) {
+    if (ch == '/' && p + 1 < c->end && (isalph((unsigned char)p[1]) || p[1] == '_' ||
+                                        ((unsigned char)p[1] >= 0x80 && identchar(c, p + 1)) ||
+                                        (p[1] == '\\' && identchar(c, p + 1)))) {
         /* group-qualified name "/g/sub/name": kept whole, escapes removed */
         c->slen = 0;
         sput(c, 0); c->slen = 0;
@@ -931,6 +932,8 @@ free_model(ncg_model *m)
 }
 
 /* ---- values of strings and user-defined types ---------------------------------- */
+/* largest native size of a compound type (16 MiB) */
+#define MAX_TYPE_SIZE ((size_t)1 << 24)
 /* Nesting of braces is bounded by the type definitions, but those may nest
  * deeply too: a limit keeps the recursion off the end of the stack. */
 #define MAX_VALUE_DEPTH 200
@@ -1679,7 +1682,7 @@ parse_types(ctx *c)
             if (c->tok != T_NUM || c->num.t == NC_FLOAT || c->num.t == NC_DOUBLE || c->num.t == NC_OPAQUE)
                 syntax(c, "INT_CONST");
             int64_t sz; convert(&c->num, NC_INT64, &sz);
-            if (sz <= 0 || sz > (1 << 30)) die(c, "opaque size must be positive");
+            if (sz <= 0 || (uint64_t)sz > MAX_TYPE_SIZE) die(c, "opaque size must be positive and at most %zu", MAX_TYPE_SIZE);
             next(c);
             expect(c, ')');
             if (c->tok != T_IDENT) syntax(c, "IDENT");
@@ -1751,6 +1754,8 @@ parse_types(ctx *c)
                 if (i == 0) t->align = al;
                 if (off % al) off += al - off % al;
                 f->offset = off;
+                /* bounded: every value of the type is built and filled in memory */
+                if (off > MAX_TYPE_SIZE || (es && f->nelems > (MAX_TYPE_SIZE - off) / es)) die(c, "compound %s is too large", t->name);
                 off += es * f->nelems;
                 if (al > large) large = al;
                 if (hasptr(&c->m, f->type)) t->hasptr = 1;
