@@ -109,7 +109,9 @@ write_file(const char *path, int c, int on)
             MUST(nc_def_var_chunking(ncid, varid, NC_CHUNKED, shapes[s]));
             /* szip: HDF5 refuses samples over 32 bits and blocks larger
              * than a chunk, and strings. */
-            have[t][s] = !(c == C_SZIP && (shapes[s][0] * shapes[s][1] < 32 || tsize[t] > 4 || types[t] == NC_CHAR)) &&
+            /* 1-element chunks cost a chunk per value: two types are enough. */
+            have[t][s] = !(s == 2 && types[t] != NC_BYTE && types[t] != NC_DOUBLE) &&
+                         !(c == C_SZIP && (shapes[s][0] * shapes[s][1] < 32 || tsize[t] > 4 || types[t] == NC_CHAR)) &&
                          def_codec(ncid, varid, c) == NC_NOERR;
             if (!have[t][s])
                 continue;
