@@ -129,11 +129,6 @@ int nc4h5_find_type_for(NC4_file *f, NC4_grp *g, hid_t tid, nc_type *xtypep);
 int nc4h5_read_type(NC4_file *f, NC4_grp *g, const char *name, hid_t tid);
 /* Commit t (and the user types it uses, first) in its group's HDF5 group. */
 int nc4h5_commit_type(NC4_file *f, NC4_type *t);
-/* Before reading vlen / variable-length string data (memory type mtid) of
- * selection fsid of dataset did: NC_EHDFERR when the buffer HDF5 would
- * build (H5Dvlen_get_buf_size) is larger than the whole file (corrupt
- * lengths; the read would allocate without bound).  NC_NOERR otherwise. */
-int nc4h5_vlen_read_fits(hid_t did, hid_t mtid, hid_t fsid);
 
 /* ---- hdf5att.c ------------------------------------------------------------------- */
 /* Load the user-visible attributes of an object (a group when var is NULL)

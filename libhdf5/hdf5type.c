@@ -620,28 +620,3 @@ done:
     nc4h5_unlock();
     return stat;
 }
-
-/* A vlen or variable-length string read of the selection fsid of did into
- * memory type mtid must fit the file: every byte it returns comes from the
- * file's heap, so a larger total means corrupt lengths, which would make
- * HDF5 allocate (and convert) without bound.  Refused before the read. */
-int
-nc4h5_vlen_read_fits(hid_t did, hid_t mtid, hid_t fsid)
-{
-    hsize_t need = 0, fsize = 0;
-    hid_t fid;
-    int stat = NC_NOERR;
-
-    nc4h5_lock();
-    if ((fid = H5Iget_file_id(did)) < 0) {
-        stat = NC_EHDFERR;
-    } else {
-        if (H5Fget_filesize(fid, &fsize) < 0 || H5Dvlen_get_buf_size(did, mtid, fsid, &need) < 0)
-            stat = NC_EHDFERR;
-        else if (need > fsize)
-            stat = NC_EHDFERR;
-        H5Fclose(fid);
-    }
-    nc4h5_unlock();
-    return stat;
-}
