@@ -230,6 +230,18 @@ nc4h5_hdf5_type(NC4_file *f, nc_type xtype, int endianness, int file, hid_t *tid
     return NC_NOERR;
 }
 
+/* NC_ENDIAN_LITTLE or NC_ENDIAN_BIG for tid's byte order; NC_ENDIAN_NATIVE
+ * when it is neither (VAX or mixed order: not a netCDF type). */
+static int
+order_endianness(hid_t tid)
+{
+    switch (H5Tget_order(tid)) {
+    case H5T_ORDER_LE: return NC_ENDIAN_LITTLE;
+    case H5T_ORDER_BE: return NC_ENDIAN_BIG;
+    default: return NC_ENDIAN_NATIVE;
+    }
+}
+
 /* netCDF type of an integer or float type laid out exactly like a C type
  * (full precision, no offset or padding; IEEE single/double fields), which
  * is what H5Tget_native_type maps to it; NC_NAT for anything else. */
@@ -283,16 +295,10 @@ nc4h5_atomic_from_hdf5(hid_t tid, nc_type *xtypep, int *endiannessp)
         xtype = (var || H5Tget_size(tid) > 1) ? NC_STRING : NC_CHAR;
     } else if ((xtype = plain_atomic(tid, cls)) != NC_NAT) {
         /* The common case, told without building HDF5's native type. */
-        H5T_order_t order = H5Tget_order(tid);
-        if (order == H5T_ORDER_LE)
-            endianness = NC_ENDIAN_LITTLE;
-        else if (order == H5T_ORDER_BE)
-            endianness = NC_ENDIAN_BIG;
-        else
+        if ((endianness = order_endianness(tid)) == NC_ENDIAN_NATIVE)
             return NC_EBADTYPE;
     } else if (cls == H5T_INTEGER || cls == H5T_FLOAT) {
         hid_t native = H5Tget_native_type(tid, H5T_DIR_DEFAULT);
-        H5T_order_t order;
         if (native < 0)
             return NC_EHDFERR;
         size = H5Tget_size(native);
@@ -313,12 +319,7 @@ nc4h5_atomic_from_hdf5(hid_t tid, nc_type *xtypep, int *endiannessp)
         H5Tclose(native);
         if (xtype == NC_NAT)
             return NC_EBADTYPE;
-        order = H5Tget_order(tid);
-        if (order == H5T_ORDER_LE)
-            endianness = NC_ENDIAN_LITTLE;
-        else if (order == H5T_ORDER_BE)
-            endianness = NC_ENDIAN_BIG;
-        else
+        if ((endianness = order_endianness(tid)) == NC_ENDIAN_NATIVE)
             return NC_EBADTYPE;
     } else {
         return NC_EBADTYPE;
