@@ -1,0 +1,338 @@
+/* zmap.c: the front of the object store (zmap.h): which backend a URL
+ * names, key validation, key lists, the serial read_many, and the sniff that
+ * lets a path open as Zarr without a #mode= fragment.
+ *
+ * Backend choice (ncz_map_open):
+ *   s3://, http://, https://         -> S3 (NC_ENOTBUILT without S3)
+ *   "zip" in the mode list           -> zip archive
+ *   "file" in the mode list          -> directory tree
+ *   neither: an existing regular file that is a zip -> zip; a directory or a
+ *   path that does not exist         -> directory tree.
+ * Storage words in the mode list other than file/zip/s3 are the metadata
+ * layer's business and ignored here. */
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE
+#endif
+#include "zmap_impl.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <netcdf.h>
+
+/* ---- keys ------------------------------------------------------------- */
+
+void
+ncz_keys_free(NCZ_keys *k)
+{
+    if (!k)
+        return;
+    for (size_t i = 0; i < k->n; i++)
+        free(k->keys[i]);
+    free(k->keys);
+    k->keys = NULL;
+    k->n = k->cap = 0;
+}
+
+int
+ncz_keys_add(NCZ_keys *k, const char *key)
+{
+    if (k->n == k->cap) {
+        size_t ncap = k->cap ? 2 * k->cap : 16;
+        char **nk = realloc(k->keys, ncap * sizeof *nk);
+        if (!nk)
+            return NC_ENOMEM;
+        k->keys = nk;
+        k->cap = ncap;
+    }
+    if (!(k->keys[k->n] = strdup(key)))
+        return NC_ENOMEM;
+    k->n++;
+    return NC_NOERR;
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void
+ncz_keys_sort_unique(NCZ_keys *k)
+{
+    if (k->n < 2)
+        return;
+    qsort(k->keys, k->n, sizeof *k->keys, cmp_str);
+    size_t w = 1;
+    for (size_t r = 1; r < k->n; r++) {
+        if (strcmp(k->keys[r], k->keys[w - 1]) == 0)
+            free(k->keys[r]);
+        else
+            k->keys[w++] = k->keys[r];
+    }
+    k->n = w;
+}
+
+int
+ncz_key_check(const char *key)
+{
+    if (!key || key[0] != '/')
+        return NC_EINVAL;
+    size_t len = strnlen(key, NCZ_MAX_KEY + 1);
+    if (len > NCZ_MAX_KEY || len < 2 || key[len - 1] == '/')
+        return NC_EINVAL;
+    const char *c = key + 1; /* start of the current component */
+    for (const char *p = c;; p++) {
+        if (*p == '/' || *p == '\0') {
+            size_t clen = (size_t)(p - c);
+            if (clen == 0 || (clen == 1 && c[0] == '.') ||
+                (clen == 2 && c[0] == '.' && c[1] == '.'))
+                return NC_EINVAL;
+            if (*p == '\0')
+                break;
+            c = p + 1;
+        } else if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+            return NC_EINVAL;
+        }
+    }
+    return NC_NOERR;
+}
+
+int
+ncz_prefix_check(const char *prefix)
+{
+    if (prefix && strcmp(prefix, "/") == 0)
+        return NC_NOERR;
+    return ncz_key_check(prefix);
+}
+
+/* ---- serial read_many --------------------------------------------------- */
+
+int
+ncz_read_many_serial(NCZ_map *map, size_t n, NCZ_read_req *reqs)
+{
+    int first = NC_NOERR;
+    for (size_t i = 0; i < n; i++) {
+        NCZ_read_req *r = &reqs[i];
+        r->data = NULL;
+        r->len = 0;
+        if (r->start == 0 && r->count == (uint64_t)-1) {
+            r->status = map->ops->read_all(map, r->key, &r->data, &r->len);
+        } else {
+            uint64_t count = r->count;
+            if (count == (uint64_t)-1) {
+                uint64_t total = 0;
+                if ((r->status = map->ops->len(map, r->key, &total)))
+                    goto next;
+                if (r->start > total) {
+                    r->status = NC_EINVAL;
+                    goto next;
+                }
+                count = total - r->start;
+            }
+            if (count > SIZE_MAX - 1) {
+                r->status = NC_ENOMEM;
+                goto next;
+            }
+            if (!(r->data = malloc(count ? (size_t)count : 1))) {
+                r->status = NC_ENOMEM;
+                goto next;
+            }
+            r->status = map->ops->read(map, r->key, r->start, count, r->data);
+            if (r->status) {
+                free(r->data);
+                r->data = NULL;
+            } else {
+                r->len = (size_t)count;
+            }
+        }
+    next:
+        /* NC_EEMPTY and a bad range are answers about one object, not
+         * failures of the store. */
+        if (r->status && r->status != NC_EEMPTY && r->status != NC_EINVAL &&
+            first == NC_NOERR)
+            first = r->status;
+    }
+    return first;
+}
+
+/* ---- sniffing ------------------------------------------------------------ */
+
+int
+ncz_is_zip_file(const char *path)
+{
+    unsigned char sig[4];
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    ssize_t got = read(fd, sig, sizeof sig);
+    close(fd);
+    if (got != 4 || sig[0] != 'P' || sig[1] != 'K')
+        return 0;
+    /* local file header (PK\3\4) or an empty archive's end record (PK\5\6) */
+    return (sig[2] == 3 && sig[3] == 4) || (sig[2] == 5 && sig[3] == 6);
+}
+
+/* The part of a file:// URL that is a local path (NULL if not file://).
+ * "file:///abs", "file://localhost/abs" -> "/abs"; other hosts rejected. */
+static const char *
+file_url_path(const char *url, int *bad)
+{
+    *bad = 0;
+    if (strncasecmp(url, "file://", 7) != 0)
+        return NULL;
+    const char *p = url + 7;
+    if (*p == '/')
+        return p;
+    if (strncasecmp(p, "localhost/", 10) == 0)
+        return p + 9;
+    *bad = 1;
+    return NULL;
+}
+
+static int
+hexval(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    c = (char)(c | 32);
+    return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* Decode %XX escapes of a file URL's path into a new string (%00 is left
+ * as it is: a path cannot hold a NUL). */
+static char *
+percent_decode(const char *s)
+{
+    char *out = malloc(strlen(s) + 1), *w = out;
+    if (!out)
+        return NULL;
+    for (const char *p = s; *p; p++) {
+        int hi, lo;
+        if (p[0] == '%' && (hi = hexval(p[1])) >= 0 && (lo = hexval(p[2])) >= 0 &&
+            (hi | lo) != 0) {
+            *w++ = (char)(hi * 16 + lo);
+            p += 2;
+        } else {
+            *w++ = *p;
+        }
+    }
+    *w = '\0';
+    return out;
+}
+
+static int
+is_remote_url(const char *url)
+{
+    return strncasecmp(url, "s3://", 5) == 0 || strncasecmp(url, "http://", 7) == 0 ||
+           strncasecmp(url, "https://", 8) == 0;
+}
+
+/* Is word one of the comma-separated items of list? */
+static int
+mode_has(const char *list, const char *word)
+{
+    if (!list)
+        return 0;
+    size_t wl = strlen(word);
+    for (const char *p = list; *p;) {
+        const char *e = strchr(p, ',');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        if (l == wl && strncasecmp(p, word, wl) == 0)
+            return 1;
+        if (!e)
+            break;
+        p = e + 1;
+    }
+    return 0;
+}
+
+int
+ncz_map_open(const char *url, const char *modelist, int mode, NCZ_map **mapp)
+{
+    int st = NC_NOERR;
+    char *path = NULL;
+
+    if (!url || !*url || !mapp)
+        return NC_EINVAL;
+    if (mode & NCZ_MAP_CREATE)
+        mode |= NCZ_MAP_WRITE;
+
+    int want_zip = mode_has(modelist, "zip");
+    int want_file = mode_has(modelist, "file");
+    int want_s3 = mode_has(modelist, "s3");
+    if (want_zip + want_file + want_s3 > 1)
+        return NC_EINVAL; /* two storages named at once */
+
+    if (is_remote_url(url)) {
+        if (want_zip || want_file)
+            return NC_EURL;
+#ifdef NCZ_HAVE_S3
+        return ncz_map_s3_open(url, mode, mapp);
+#else
+        return NC_ENOTBUILT;
+#endif
+    }
+    if (want_s3)
+        return NC_EURL; /* S3 needs an s3:// or http(s):// URL */
+
+    int bad = 0;
+    const char *fp = file_url_path(url, &bad);
+    if (bad)
+        return NC_EURL;
+    if (fp) {
+        if (!(path = percent_decode(fp)))
+            return NC_ENOMEM;
+    } else if (!(path = strdup(url))) {
+        return NC_ENOMEM;
+    }
+    /* a trailing '/' names the same directory */
+    for (size_t l = strlen(path); l > 1 && path[l - 1] == '/'; l--)
+        path[l - 1] = '\0';
+
+    if (!want_zip && !want_file) {
+        struct stat sb;
+        if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && ncz_is_zip_file(path))
+            want_zip = 1;
+    }
+    if (want_zip) {
+#ifdef NCZ_HAVE_ZIP
+        /* pure Zarr (and v3) stores keep their keys at the archive's root,
+         * as zarr-python's ZipStore does; NCZarr uses upstream's layout */
+        int rootlayout = mode_has(modelist, "zarr") || mode_has(modelist, "v3");
+        st = ncz_map_zip_open(path, url, mode, rootlayout, mapp);
+#else
+        st = NC_ENOTBUILT;
+#endif
+    } else {
+        st = ncz_map_file_open(path, url, mode, mapp);
+    }
+    free(path);
+    return st;
+}
+
+/* ---- sniff --------------------------------------------------------------- */
+
+static const char *const sniff_keys[] = {"/.zgroup", "/.zarray", "/zarr.json", "/.zmetadata",
+                                          "/.nczarr"};
+
+int
+ncz_map_sniff(const char *url)
+{
+    NCZ_map *map = NULL;
+    int yes = 0;
+
+    if (!url || is_remote_url(url))
+        return 0;
+    if (ncz_map_open(url, NULL, NCZ_MAP_READ, &map))
+        return 0;
+    for (size_t i = 0; i < sizeof sniff_keys / sizeof *sniff_keys && !yes; i++)
+        yes = map->ops->exists(map, sniff_keys[i]) == NC_NOERR;
+    map->ops->close(map, 0);
+    return yes;
+}
