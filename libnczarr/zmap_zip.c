@@ -1,9 +1,622 @@
-/* zmap_zip.c: placeholder until the zip store lands (answers NC_ENOTBUILT). */
+/* zmap_zip.c: the zip-archive store of zmap.h (libzip).
+ *
+ * Layout: the object at key "/a/b" is the entry "<P>a/b", where P is "" (keys
+ * at the archive's root, as zarr-python's ZipStore writes) or "<name>/" with
+ * name the archive's file name less its extension (upstream NCZarr's layout,
+ * which also stores a directory entry "<name>/").  On open the layout is
+ * read from the archive: root Zarr metadata means P = "", otherwise the first
+ * entry's top directory.  Entries are written uncompressed (chunks carry
+ * their own codecs), so a ranged read seeks instead of decoding.
+ *
+ * Writes: libzip writes the archive at zip_close, from buffers that must live
+ * until then and that it cannot read back; so every object written in this
+ * session is kept here (pending) and served from memory until close.
+ *
+ * libzip errors are translated once, in zip_to_nc(). */
 #include "zmap_impl.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zip.h>
+
 #include <netcdf.h>
+
+typedef struct Pending {
+    char *name;         /* entry name (with the layout prefix) */
+    unsigned char *data; /* contents, kept alive for libzip until close */
+    size_t len;
+} Pending;
+
+typedef struct ZipMap {
+    NCZ_map head;   /* first: the zmap.h head */
+    zip_t *za;      /* the open archive */
+    char *path;     /* local path of the archive */
+    char *prefix;   /* layout prefix P: "" or "name/" */
+    size_t plen;    /* strlen(prefix) */
+    Pending *pend;  /* objects written this session */
+    size_t npend, cappend;
+} ZipMap;
+
+static int
+zip_to_nc(int ze)
+{
+    switch (ze) {
+    case ZIP_ER_OK:
+        return NC_NOERR;
+    case ZIP_ER_NOENT:
+    case ZIP_ER_DELETED:
+        return NC_EEMPTY;
+    case ZIP_ER_MEMORY:
+        return NC_ENOMEM;
+    case ZIP_ER_NOZIP:
+    case ZIP_ER_INCONS:
+    case ZIP_ER_COMPNOTSUPP:
+    case ZIP_ER_ENCRNOTSUPP:
+    case ZIP_ER_CRC:
+    case ZIP_ER_ZLIB:
+        return NC_ENOTNC;
+    case ZIP_ER_RDONLY:
+    case ZIP_ER_OPEN:
+        return NC_EPERM;
+    case ZIP_ER_EXISTS:
+        return NC_EEXIST;
+    case ZIP_ER_INVAL:
+        return NC_EINVAL;
+    default:
+        return NC_EIO;
+    }
+}
+
+static int
+archive_err(ZipMap *zm)
+{
+    return zip_to_nc(zip_error_code_zip(zip_get_error(zm->za)));
+}
+
+/* Entry name of key in a new string. */
+static char *
+entry_name(const ZipMap *zm, const char *key)
+{
+    size_t kl = strlen(key + 1);
+    char *n = malloc(zm->plen + kl + 1);
+    if (n) {
+        memcpy(n, zm->prefix, zm->plen);
+        memcpy(n + zm->plen, key + 1, kl + 1);
+    }
+    return n;
+}
+
+static Pending *
+find_pending(ZipMap *zm, const char *name)
+{
+    for (size_t i = zm->npend; i-- > 0;)
+        if (strcmp(zm->pend[i].name, name) == 0)
+            return &zm->pend[i];
+    return NULL;
+}
+
+/* Locate key: a pending buffer (*pp) or an archive entry (*idxp, *sizep). */
+static int
+locate(ZipMap *zm, const char *key, Pending **pp, zip_int64_t *idxp, uint64_t *sizep)
+{
+    int stat;
+    if ((stat = ncz_key_check(key)))
+        return stat;
+    char *name = entry_name(zm, key);
+    if (!name)
+        return NC_ENOMEM;
+    *pp = find_pending(zm, name);
+    if (*pp) {
+        *sizep = (*pp)->len;
+        free(name);
+        return NC_NOERR;
+    }
+    zip_int64_t idx = zip_name_locate(zm->za, name, 0);
+    free(name);
+    if (idx < 0)
+        return NC_EEMPTY;
+    zip_stat_t st;
+    zip_stat_init(&st);
+    if (zip_stat_index(zm->za, (zip_uint64_t)idx, 0, &st) != 0)
+        return archive_err(zm);
+    if (!(st.valid & ZIP_STAT_SIZE))
+        return NC_ENOTNC;
+    *idxp = idx;
+    *sizep = st.size;
+    return NC_NOERR;
+}
+
+static int
+zipm_exists(NCZ_map *map, const char *key)
+{
+    Pending *p;
+    zip_int64_t idx;
+    uint64_t size;
+    return locate((ZipMap *)map, key, &p, &idx, &size);
+}
+
+static int
+zipm_len(NCZ_map *map, const char *key, uint64_t *lenp)
+{
+    Pending *p;
+    zip_int64_t idx;
+    uint64_t size;
+    int stat = locate((ZipMap *)map, key, &p, &idx, &size);
+    if (!stat)
+        *lenp = size;
+    return stat;
+}
+
+/* Read count bytes at start of entry idx into buf. */
+static int
+read_entry(ZipMap *zm, zip_int64_t idx, uint64_t start, uint64_t count, void *buf)
+{
+    int stat = NC_NOERR;
+    zip_file_t *zf = zip_fopen_index(zm->za, (zip_uint64_t)idx, 0);
+    if (!zf)
+        return archive_err(zm);
+    if (start > 0 && zip_fseek(zf, (zip_int64_t)start, SEEK_SET) != 0) {
+        /* a compressed entry cannot seek: read and drop the head */
+        zip_fclose(zf);
+        if (!(zf = zip_fopen_index(zm->za, (zip_uint64_t)idx, 0)))
+            return archive_err(zm);
+        char sink[16384];
+        for (uint64_t left = start; left > 0;) {
+            zip_int64_t got = zip_fread(zf, sink, left < sizeof sink ? left : sizeof sink);
+            if (got <= 0) {
+                stat = got < 0 ? NC_ENOTNC : NC_EIO;
+                goto done;
+            }
+            left -= (uint64_t)got;
+        }
+    }
+    for (char *p = buf; count > 0;) {
+        zip_int64_t got = zip_fread(zf, p, count);
+        if (got <= 0) {
+            stat = got < 0 ? NC_ENOTNC : NC_EIO; /* corrupt or truncated entry */
+            goto done;
+        }
+        p += got;
+        count -= (uint64_t)got;
+    }
+done:
+    zip_fclose(zf);
+    return stat;
+}
+
+static int
+zipm_read(NCZ_map *map, const char *key, uint64_t start, uint64_t count, void *buf)
+{
+    ZipMap *zm = (ZipMap *)map;
+    Pending *p;
+    zip_int64_t idx;
+    uint64_t size;
+    int stat = locate(zm, key, &p, &idx, &size);
+    if (stat)
+        return stat;
+    if (start > size || count > size - start)
+        return NC_EINVAL;
+    if (count == 0)
+        return NC_NOERR;
+    if (p) {
+        memcpy(buf, p->data + start, (size_t)count);
+        return NC_NOERR;
+    }
+    return read_entry(zm, idx, start, count, buf);
+}
+
+static int
+zipm_read_all(NCZ_map *map, const char *key, void **datap, size_t *lenp)
+{
+    ZipMap *zm = (ZipMap *)map;
+    Pending *p;
+    zip_int64_t idx;
+    uint64_t size;
+    int stat = locate(zm, key, &p, &idx, &size);
+    if (stat)
+        return stat;
+    if (size > SIZE_MAX - 1)
+        return NC_ENOMEM;
+    void *data = malloc(size ? (size_t)size : 1);
+    if (!data)
+        return NC_ENOMEM;
+    if (p)
+        memcpy(data, p->data, (size_t)size);
+    else if (size && (stat = read_entry(zm, idx, 0, size, data))) {
+        free(data);
+        return stat;
+    }
+    *datap = data;
+    *lenp = (size_t)size;
+    return NC_NOERR;
+}
+
+static int
+zipm_write(NCZ_map *map, const char *key, uint64_t count, const void *content)
+{
+    ZipMap *zm = (ZipMap *)map;
+    int stat;
+    char *name = NULL;
+    unsigned char *copy = NULL;
+
+    if (!(map->mode & NCZ_MAP_WRITE))
+        return NC_EPERM;
+    if ((stat = ncz_key_check(key)))
+        return stat;
+    if (count > SIZE_MAX - 1 || (count > 0 && !content))
+        return NC_EINVAL;
+    if (!(name = entry_name(zm, key)) || !(copy = malloc(count ? (size_t)count : 1))) {
+        stat = NC_ENOMEM;
+        goto fail;
+    }
+    if (count)
+        memcpy(copy, content, (size_t)count);
+    if (zm->npend == zm->cappend) {
+        size_t ncap = zm->cappend ? 2 * zm->cappend : 64;
+        Pending *np = realloc(zm->pend, ncap * sizeof *np);
+        if (!np) {
+            stat = NC_ENOMEM;
+            goto fail;
+        }
+        zm->pend = np;
+        zm->cappend = ncap;
+    }
+    zip_source_t *src = zip_source_buffer(zm->za, copy, count, 0);
+    if (!src) {
+        stat = archive_err(zm);
+        goto fail;
+    }
+    zip_int64_t idx = zip_file_add(zm->za, name, src, ZIP_FL_OVERWRITE | ZIP_FL_ENC_UTF_8);
+    if (idx < 0) {
+        stat = archive_err(zm);
+        zip_source_free(src);
+        goto fail;
+    }
+    zip_set_file_compression(zm->za, (zip_uint64_t)idx, ZIP_CM_STORE, 0);
+    Pending *old = find_pending(zm, name);
+    if (old) {
+        /* libzip dropped the old source on replace; reuse the slot */
+        free(old->data);
+        old->data = copy;
+        old->len = (size_t)count;
+        free(name);
+    } else {
+        zm->pend[zm->npend++] = (Pending){.name = name, .data = copy, .len = (size_t)count};
+    }
+    return NC_NOERR;
+fail:
+    free(name);
+    free(copy);
+    return stat;
+}
+
+static int
+zipm_del(NCZ_map *map, const char *key)
+{
+    ZipMap *zm = (ZipMap *)map;
+    int stat;
+    if (!(map->mode & NCZ_MAP_WRITE))
+        return NC_EPERM;
+    if ((stat = ncz_key_check(key)))
+        return stat;
+    char *name = entry_name(zm, key);
+    if (!name)
+        return NC_ENOMEM;
+    zip_int64_t idx = zip_name_locate(zm->za, name, 0);
+    if (idx < 0) {
+        stat = NC_EEMPTY;
+    } else if (zip_delete(zm->za, (zip_uint64_t)idx) != 0) {
+        stat = archive_err(zm);
+    } else {
+        Pending *p = find_pending(zm, name);
+        if (p) {
+            /* libzip no longer references the buffer of a deleted entry */
+            free(p->name);
+            free(p->data);
+            *p = zm->pend[--zm->npend];
+        }
+    }
+    free(name);
+    return stat;
+}
+
+/* Entry names of the archive under the directory prefix dir ("" or "x/"),
+ * handed to fn(rest, isdir) with rest the name after dir. */
+typedef int (*entry_fn)(void *ctx, const char *rest);
+
+static int
+each_entry(ZipMap *zm, const char *dir, entry_fn fn, void *ctx)
+{
+    int stat = NC_NOERR;
+    size_t dl = strlen(dir);
+    zip_int64_t n = zip_get_num_entries(zm->za, 0);
+    for (zip_int64_t i = 0; i < n && !stat; i++) {
+        const char *name = zip_get_name(zm->za, (zip_uint64_t)i, 0);
+        if (!name)
+            continue; /* deleted */
+        if (strncmp(name, dir, dl) == 0 && name[dl])
+            stat = fn(ctx, name + dl);
+    }
+    return stat;
+}
+
+/* A listing never hands out a component that is not a valid key part. */
+static int
+bad_component(const char *c, size_t l)
+{
+    return l == 0 || (l == 1 && c[0] == '.') || (l == 2 && c[0] == '.' && c[1] == '.');
+}
+
+static int
+add_child(void *ctx, const char *rest)
+{
+    NCZ_keys *out = ctx;
+    const char *slash = strchr(rest, '/');
+    size_t l = slash ? (size_t)(slash - rest) : strlen(rest);
+    if (bad_component(rest, l) || l > NCZ_MAX_KEY)
+        return NC_NOERR;
+    char buf[NCZ_MAX_KEY + 1];
+    memcpy(buf, rest, l);
+    buf[l] = '\0';
+    /* children repeat once per entry below them: skip the common case cheaply */
+    if (out->n && strcmp(out->keys[out->n - 1], buf) == 0)
+        return NC_NOERR;
+    return ncz_keys_add(out, buf);
+}
+
+typedef struct AllCtx {
+    NCZ_keys *out;
+    const char *keyprefix; /* "" or "/a/b" */
+} AllCtx;
+
+static int
+add_full(void *ctx, const char *rest)
+{
+    AllCtx *a = ctx;
+    size_t rl = strlen(rest), kl = strlen(a->keyprefix);
+    if (rest[rl - 1] == '/')
+        return NC_NOERR; /* a directory entry is not an object */
+    if (kl + rl + 2 > NCZ_MAX_KEY + 1)
+        return NC_NOERR;
+    char buf[NCZ_MAX_KEY + 2];
+    memcpy(buf, a->keyprefix, kl);
+    buf[kl] = '/';
+    memcpy(buf + kl + 1, rest, rl + 1);
+    if (ncz_key_check(buf))
+        return NC_NOERR; /* hostile entry name ("a//b", "../x"): not a key */
+    return ncz_keys_add(a->out, buf);
+}
+
+/* The archive directory of a listing prefix: P + prefix[1:] + "/". */
+static char *
+list_dir(ZipMap *zm, const char *prefix)
+{
+    int root = strcmp(prefix, "/") == 0;
+    size_t pl = root ? 0 : strlen(prefix + 1);
+    char *d = malloc(zm->plen + pl + 2);
+    if (!d)
+        return NULL;
+    memcpy(d, zm->prefix, zm->plen);
+    if (root) {
+        d[zm->plen] = '\0';
+    } else {
+        memcpy(d + zm->plen, prefix + 1, pl);
+        d[zm->plen + pl] = '/';
+        d[zm->plen + pl + 1] = '\0';
+    }
+    return d;
+}
+
+static int
+zipm_list(NCZ_map *map, const char *prefix, NCZ_keys *out)
+{
+    ZipMap *zm = (ZipMap *)map;
+    int stat;
+    if ((stat = ncz_prefix_check(prefix)))
+        return stat;
+    char *dir = list_dir(zm, prefix);
+    if (!dir)
+        return NC_ENOMEM;
+    size_t before = out->n;
+    stat = each_entry(zm, dir, add_child, out);
+    free(dir);
+    if (!stat && out->n > before)
+        ncz_keys_sort_unique(out);
+    return stat;
+}
+
+static int
+zipm_list_all(NCZ_map *map, const char *prefix, NCZ_keys *out)
+{
+    ZipMap *zm = (ZipMap *)map;
+    int stat;
+    if ((stat = ncz_prefix_check(prefix)))
+        return stat;
+    char *dir = list_dir(zm, prefix);
+    if (!dir)
+        return NC_ENOMEM;
+    AllCtx a = {.out = out, .keyprefix = strcmp(prefix, "/") == 0 ? "" : prefix};
+    size_t before = out->n;
+    stat = each_entry(zm, dir, add_full, &a);
+    free(dir);
+    if (!stat && out->n > before)
+        ncz_keys_sort_unique(out);
+    return stat;
+}
+
+static void
+free_zipmap(ZipMap *zm)
+{
+    for (size_t i = 0; i < zm->npend; i++) {
+        free(zm->pend[i].name);
+        free(zm->pend[i].data);
+    }
+    free(zm->pend);
+    free(zm->path);
+    free(zm->prefix);
+    free(zm->head.url);
+    free(zm);
+}
+
+static int
+zipm_close(NCZ_map *map, int deleteit)
+{
+    ZipMap *zm = (ZipMap *)map;
+    int stat = NC_NOERR;
+    if (!zm)
+        return NC_NOERR;
+    if (zm->za) {
+        if (deleteit || !(map->mode & NCZ_MAP_WRITE)) {
+            zip_discard(zm->za);
+        } else if (zip_close(zm->za) != 0) {
+            stat = archive_err(zm);
+            zip_discard(zm->za);
+        }
+    }
+    if (deleteit && unlink(zm->path) != 0 && errno != ENOENT)
+        stat = NC_EIO;
+    free_zipmap(zm);
+    return stat;
+}
+
+static uint64_t
+zipm_nrequests(NCZ_map *map)
+{
+    (void)map;
+    return 0;
+}
+
+static const NCZ_map_ops zip_ops = {
+    .version = NCZ_MAP_VERSION,
+    .close = zipm_close,
+    .exists = zipm_exists,
+    .len = zipm_len,
+    .read = zipm_read,
+    .read_all = zipm_read_all,
+    .write = zipm_write,
+    .del = zipm_del,
+    .list = zipm_list,
+    .list_all = zipm_list_all,
+    .read_many = ncz_read_many_serial,
+    .nrequests = zipm_nrequests,
+};
+
+/* Upstream's dataset directory: the file name less one extension, + "/". */
+static char *
+dataset_prefix(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    const char *dot = strrchr(base, '.');
+    size_t l = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+    if (l == 0)
+        return strdup("");
+    char *p = malloc(l + 2);
+    if (p) {
+        memcpy(p, base, l);
+        p[l] = '/';
+        p[l + 1] = '\0';
+    }
+    return p;
+}
+
+/* The layout of an existing archive (see the file comment). */
+static char *
+found_prefix(zip_t *za, int rootlayout, const char *path)
+{
+    static const char *const marks[] = {".zgroup", ".zarray", "zarr.json", ".zmetadata",
+                                        ".nczarr"};
+    zip_int64_t n = zip_get_num_entries(za, 0);
+    if (n <= 0)
+        return rootlayout ? strdup("") : dataset_prefix(path);
+    for (size_t i = 0; i < sizeof marks / sizeof *marks; i++)
+        if (zip_name_locate(za, marks[i], 0) >= 0)
+            return strdup("");
+    const char *first = zip_get_name(za, 0, 0);
+    const char *slash = first ? strchr(first, '/') : NULL;
+    if (!slash || slash == first)
+        return strdup("");
+    size_t l = (size_t)(slash - first) + 1;
+    char *p = malloc(l + 1);
+    if (p) {
+        memcpy(p, first, l);
+        p[l] = '\0';
+    }
+    return p;
+}
+
 int
 ncz_map_zip_open(const char *path, const char *url, int mode, int rootlayout, NCZ_map **mapp)
 {
-    (void)path, (void)url, (void)mode, (void)rootlayout, (void)mapp;
-    return NC_ENOTBUILT;
+    int st = NC_NOERR, ze = 0;
+    struct stat sb;
+    ZipMap *zm = calloc(1, sizeof *zm);
+
+    if (!zm)
+        return NC_ENOMEM;
+    zm->head.ops = &zip_ops;
+    zm->head.impl = NCZ_MAP_ZIP;
+    zm->head.mode = mode;
+    if (!(zm->path = strdup(path)) || !(zm->head.url = strdup(url))) {
+        st = NC_ENOMEM;
+        goto done;
+    }
+    int exists = stat(path, &sb) == 0;
+    if (mode & NCZ_MAP_CREATE) {
+        if (exists) {
+            if (!(mode & NCZ_MAP_CLOBBER)) {
+                st = NC_EEXIST;
+                goto done;
+            }
+            if (!S_ISREG(sb.st_mode)) {
+                st = NC_EEXIST; /* never replace a directory by an archive */
+                goto done;
+            }
+            if (unlink(path) != 0) {
+                st = NC_EPERM;
+                goto done;
+            }
+        }
+        if (!(zm->za = zip_open(path, ZIP_CREATE | ZIP_EXCL, &ze))) {
+            st = ze == ZIP_ER_EXISTS ? NC_EEXIST : zip_to_nc(ze);
+            goto done;
+        }
+        if (!(zm->prefix = rootlayout ? strdup("") : dataset_prefix(path))) {
+            st = NC_ENOMEM;
+            goto done;
+        }
+        zm->plen = strlen(zm->prefix);
+        /* upstream's layout names its dataset directory first */
+        if (zm->plen && zip_dir_add(zm->za, zm->prefix, ZIP_FL_ENC_UTF_8) < 0) {
+            st = archive_err(zm);
+            goto done;
+        }
+    } else {
+        if (!exists) {
+            st = NC_ENOOBJECT;
+            goto done;
+        }
+        int flags = (mode & NCZ_MAP_WRITE) ? 0 : ZIP_RDONLY;
+        if (!(zm->za = zip_open(path, flags | ZIP_CHECKCONS, &ze))) {
+            st = ze == ZIP_ER_NOENT ? NC_ENOOBJECT : zip_to_nc(ze);
+            goto done;
+        }
+        if (!(zm->prefix = found_prefix(zm->za, rootlayout, path))) {
+            st = NC_ENOMEM;
+            goto done;
+        }
+        zm->plen = strlen(zm->prefix);
+    }
+    *mapp = &zm->head;
+    zm = NULL;
+done:
+    if (zm) {
+        if (zm->za)
+            zip_discard(zm->za);
+        free_zipmap(zm);
+    }
+    return st;
 }
