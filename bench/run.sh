@@ -14,10 +14,11 @@
 #                    W8: ncdump M/8 (classic, and netCDF-4 deflate: W8_ncdump4), nccopy M/2,
 #                    ncgen M/64 (classic, and -k nc4: W8_ncgen4)          [512]
 #   --nvars N        W7 variable count                                     [10000]
-#   --only LIST      comma list of W1..W10 (W3 runs inside the W1 64-bit job), L = limits
+#   --only LIST      comma list of W1..W11 (W3 runs inside the W1 64-bit job), L = limits
 #                    (this project's copy adds W9: strided read, stride 4, of a chunked
 #                    netCDF-4 variable of M/8 MiB; W10: 2000 nc_open+nc_close of a small
-#                    netCDF-4 file)
+#                    netCDF-4 file; W11: W5's deflate variable of M/2 MiB written one
+#                    row at a time, partial chunks on every call)
 #   --no-limits      skip the physical-limit measurements
 #   --tmp DIR        parent of the scratch directory                       [$TMPDIR or /tmp]
 #   --raw FILE       also save the raw per-run lines to FILE
@@ -153,6 +154,7 @@ job() {  # job NAME IMPL REP
         W4)         run_prog "$im" "$rep" nc4_bench -d "$d" -k contig -m "$MIB" -F ;;
         W5_deflate) run_prog "$im" "$rep" nc4_bench -d "$d" -k deflate -m "$HALF" ;;
         W5_zstd)    run_prog "$im" "$rep" nc4_bench -d "$d" -k zstd -m "$HALF" ;;
+        W11)        run_prog "$im" "$rep" nc4_bench -d "$d" -k rows -m "$HALF" ;;
         W6_none)    run_prog "$im" "$rep" nc4_bench -d "$d" -k zarr -m "$HALF" ;;
         W6_deflate) run_prog "$im" "$rep" nc4_bench -d "$d" -k zarr_deflate -m "$HALF" ;;
         W7_nc4)     run_prog "$im" "$rep" nc_meta -d "$d" -f nc4 -n "$NVARS" ;;
@@ -177,6 +179,7 @@ want W7 && JOBS+=(W7_nc4 W7_classic)
 want W8 && JOBS+=(W8_ncdump W8_nccopy W8_ncgen W8_ncdump4 W8_ncgen4)
 want W9 && JOBS+=(W9)
 want W10 && JOBS+=(W10)
+want W11 && JOBS+=(W11)
 
 T0=$(date +%s)
 for rep in $(seq 1 "$REPS"); do
