@@ -1,0 +1,87 @@
+/* zchunk_copy.c: strided box copies between chunks and callers' buffers.
+ * The innermost axis is a memcpy when both sides are contiguous along it,
+ * else a loop specialised on the element size (no call per element). */
+#include <string.h>
+#include "zdata.h"
+
+static void
+copy_row(size_t esize, size_t n, const unsigned char *s, size_t ss, unsigned char *d, size_t ds)
+{
+    if (ss == 1 && ds == 1) {
+        memcpy(d, s, n * esize);
+        return;
+    }
+    ss *= esize;
+    ds *= esize;
+    switch (esize) {
+    case 1:
+        for (size_t i = 0; i < n; i++)
+            d[i * ds] = s[i * ss];
+        break;
+    case 2:
+        for (size_t i = 0; i < n; i++)
+            memcpy(d + i * ds, s + i * ss, 2);
+        break;
+    case 4:
+        for (size_t i = 0; i < n; i++)
+            memcpy(d + i * ds, s + i * ss, 4);
+        break;
+    case 8:
+        for (size_t i = 0; i < n; i++)
+            memcpy(d + i * ds, s + i * ss, 8);
+        break;
+    default:
+        for (size_t i = 0; i < n; i++)
+            memcpy(d + i * ds, s + i * ss, esize);
+        break;
+    }
+}
+
+void
+ncz_copy_strided(int rank, size_t esize, const size_t *count, const void *src, const size_t *sstr,
+                 void *dst, const size_t *dstr)
+{
+    const unsigned char *s = src;
+    unsigned char *d = dst;
+    size_t idx[NC_MAX_VAR_DIMS];
+    size_t soff = 0, doff = 0;
+    int outer = rank - 1;
+    if (rank == 0) {
+        memcpy(d, s, esize);
+        return;
+    }
+    for (int k = 0; k < rank; k++) {
+        if (count[k] == 0)
+            return;
+        idx[k] = 0;
+    }
+    for (;;) {
+        copy_row(esize, count[outer], s + soff * esize, sstr[outer], d + doff * esize, dstr[outer]);
+        /* Next row: odometer over the outer axes. */
+        int k = outer - 1;
+        for (; k >= 0; k--) {
+            soff += sstr[k];
+            doff += dstr[k];
+            if (++idx[k] < count[k])
+                break;
+            soff -= sstr[k] * count[k];
+            doff -= dstr[k] * count[k];
+            idx[k] = 0;
+        }
+        if (k < 0)
+            return;
+    }
+}
+
+int
+ncz_all_fill(const void *buf, size_t n, size_t esize, const void *fill)
+{
+    const unsigned char *b = buf, *f = fill;
+    if (n == 0)
+        return 1;
+    if (memcmp(b, f, esize) != 0)
+        return 0;
+    /* Each block equals the one before it: compare the buffer with itself
+     * shifted by one element. */
+    return memcmp(b, b + esize, (n - 1) * esize) == 0;
+}

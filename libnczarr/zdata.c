@@ -1,0 +1,986 @@
+/* zdata.c: reading and writing Zarr variables by whole chunks.
+ *
+ * Read: the chunks a selection (start/count/stride) touches are fetched a
+ * batch at a time with the store's read_many (concurrent on S3), then each
+ * is decoded and copied into the caller's selection by a task on
+ * libfilter's pool (straight into the caller's buffer when the chunk is one
+ * contiguous run of it).  A chunk the store does not hold reads as the fill
+ * value; chunks held dirty in the write cache are read from there.
+ * Write: each touched chunk is assembled in the variable's write-back cache
+ * (a partly written chunk is first read and decoded); when the cache is
+ * over its budget, and on flush, the dirty chunks are encoded in parallel
+ * and written.  A chunk that is all fill is not stored (its object is
+ * deleted if it was there), as zarr-python with write_empty_chunks=False.
+ * Conversions and NC_ERANGE are ncx_convert's, as elsewhere in the library;
+ * NC_STRING values are stored fixed-width (v2 "|S<n>"), NUL-padded.
+ */
+#include "config.h"
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include "zdata.h"
+#include "zchunk.h"
+#include "ncx.h"
+#include "nc4priv.h"
+
+#define BATCH_BYTES ((size_t)256 << 20) /* decoded bytes per read batch */
+
+typedef struct centry {
+    char *key;
+    unsigned char *data;     /* the chunk in memory form */
+    int dirty;
+    struct centry *prev, *next; /* LRU list, most recent first */
+    struct centry *hnext;
+} centry;
+
+typedef struct zvdata {
+    ncz_pipe *pipe;          /* codecs of a stored chunk (inner chunk if sharded) */
+    ncz_shard *shard;        /* sharded: geometry of a shard */
+    ncz_keyenc enc;
+    int rank;
+    size_t chunk[NC_MAX_VAR_DIMS];
+    size_t cstr[NC_MAX_VAR_DIMS]; /* C strides of a chunk, in elements */
+    size_t esize;            /* stored element bytes */
+    size_t chunkelems, chunkbytes;
+    unsigned char *fill;     /* one element, memory form */
+    unsigned char *fillchunk;/* a chunk of fill, made on first need */
+    pthread_mutex_t filllock;
+    /* write-back cache */
+    centry *head, *tail;
+    centry **buckets;
+    size_t nbuckets, nentries, maxentries;
+} zvdata;
+
+/* ---- setup -------------------------------------------------------------------- */
+
+static void
+cache_drop_all(zvdata *d)
+{
+    centry *e = d->head, *n;
+    for (; e; e = n) {
+        n = e->next;
+        free(e->key);
+        free(e->data);
+        free(e);
+    }
+    d->head = d->tail = NULL;
+    d->nentries = 0;
+    if (d->buckets)
+        memset(d->buckets, 0, d->nbuckets * sizeof(centry *));
+}
+
+void
+ncz_var_data_free(NCZ_var *zv)
+{
+    zvdata *d;
+    if (zv == NULL || (d = zv->cache) == NULL)
+        return;
+    cache_drop_all(d);
+    free(d->buckets);
+    ncz_pipe_free(d->pipe);
+    free(d->shard);
+    free(d->fill);
+    free(d->fillchunk);
+    pthread_mutex_destroy(&d->filllock);
+    free(d);
+    zv->cache = NULL;
+    if (zv->chain) {
+        ncf_chain_free(zv->chain);
+        zv->chain = NULL;
+    }
+}
+
+static size_t
+budget_entries(const NC4_var *var, size_t chunkbytes)
+{
+    size_t size = var->cache_size, n;
+    if (size == 0) {
+        size_t nel;
+        float pre;
+        nc4_get_default_cache(&size, &nel, &pre);
+    }
+    n = chunkbytes ? size / chunkbytes : 1;
+    /* At least a few chunks, so a flush encodes in parallel. */
+    if (n < 4)
+        n = 4;
+    return n;
+}
+
+/* The fill value of var in memory form (esize bytes). */
+static int
+make_fill(NC4_file *f, NC4_var *var, size_t esize, unsigned char **fillp)
+{
+    unsigned char *fill = calloc(1, esize > 8 ? esize : 8);
+    if (fill == NULL)
+        return NC_ENOMEM;
+    if (var->xtype == NC_STRING) {
+        /* Stored fixed-width: the fill string's bytes, NUL-padded. */
+        const char *s = var->fill_value ? *(char *const *)var->fill_value : NULL;
+        if (s != NULL)
+            memcpy(fill, s, strnlen(s, esize));
+    } else if (var->fill_value != NULL) {
+        memcpy(fill, var->fill_value, esize);
+    } else if (var->xtype <= NC_UINT64) {
+        int stat = nc4_default_fill(f, var->xtype, fill);
+        if (stat) {
+            free(fill);
+            return stat;
+        }
+    }
+    *fillp = fill;
+    return NC_NOERR;
+}
+
+static int
+setup(NC4_file *f, NC4_var *var, zvdata **dp)
+{
+    NCZ_var *zv = ncz_var(var);
+    zvdata *d;
+    const NCZ_codec_spec *codecs;
+    size_t ncodecs;
+    int perm[NC_MAX_VAR_DIMS], *permp = NULL, stat;
+    const size_t *pshape;
+    if (zv == NULL)
+        return NC_ENCZARR;
+    if ((d = zv->cache) != NULL) {
+        *dp = d;
+        return NC_NOERR;
+    }
+    if (zv->vlen_utf8)
+        return NC_ENOFILTER; /* variable-length strings: not supported by this data path */
+    if (var->xtype > NC_STRING)
+        return NC_EBADTYPE;
+    if (var->ndims > 0 && var->chunksizes == NULL)
+        return NC_ENCZARR;
+    if (zv->typesize == 0)
+        return NC_ENCZARR;
+    if ((d = calloc(1, sizeof(*d))) == NULL)
+        return NC_ENOMEM;
+    pthread_mutex_init(&d->filllock, NULL);
+    d->rank = var->ndims;
+    d->esize = zv->typesize;
+    d->chunkelems = 1;
+    for (int k = 0; k < d->rank; k++) {
+        d->chunk[k] = var->chunksizes[k];
+        if (d->chunk[k] == 0 || d->chunkelems > SIZE_MAX / d->chunk[k]) {
+            stat = NC_ENCZARR;
+            goto fail;
+        }
+        d->chunkelems *= d->chunk[k];
+    }
+    if (d->chunkelems > SIZE_MAX / d->esize || d->chunkelems * d->esize > ((size_t)1 << 40)) {
+        stat = NC_ENCZARR; /* absurd chunk */
+        goto fail;
+    }
+    d->chunkbytes = d->chunkelems * d->esize;
+    if (d->rank > 0) {
+        d->cstr[d->rank - 1] = 1;
+        for (int k = d->rank - 2; k >= 0; k--)
+            d->cstr[k] = d->cstr[k + 1] * d->chunk[k + 1];
+    }
+    if (zv->key_encoding == NCZ_KEYS_DEFAULT) {
+        d->enc.v3default = 1;
+        d->enc.sep = zv->dimsep ? zv->dimsep : '/';
+    } else {
+        d->enc.v3default = 0;
+        d->enc.sep = zv->dimsep ? zv->dimsep : '.';
+    }
+    if (zv->transpose != NULL) {
+        permp = zv->transpose;
+    } else if (zv->order == 'F' && d->rank > 1) {
+        for (int k = 0; k < d->rank; k++)
+            perm[k] = d->rank - 1 - k;
+        permp = perm;
+    }
+    codecs = zv->sharded ? zv->inner_codecs : zv->codecs;
+    ncodecs = zv->sharded ? zv->ninner_codecs : zv->ncodecs;
+    pshape = zv->sharded ? zv->inner_chunks : d->chunk;
+    if (var->xtype == NC_STRING || var->xtype == NC_CHAR)
+        permp = zv->transpose ? zv->transpose : permp;
+    if ((stat = ncz_pipe_create(codecs, ncodecs, d->esize,
+                                zv->bigendian && var->xtype != NC_STRING && var->xtype != NC_CHAR,
+                                d->rank, pshape, permp, &d->pipe)))
+        goto fail;
+    if (zv->sharded) {
+        int crc = zv->nindex_codecs > 0;
+        if (zv->inner_chunks == NULL) {
+            stat = NC_ENCZARR;
+            goto fail;
+        }
+        if ((d->shard = malloc(sizeof(*d->shard))) == NULL) {
+            stat = NC_ENOMEM;
+            goto fail;
+        }
+        if ((stat = ncz_shard_init(d->shard, d->rank, d->chunk, zv->inner_chunks, d->esize, zv->index_at_start,
+                                   crc, d->pipe)))
+            goto fail;
+    }
+    if ((stat = make_fill(f, var, d->esize, &d->fill)))
+        goto fail;
+    d->maxentries = budget_entries(var, d->chunkbytes);
+    d->nbuckets = 64;
+    if ((d->buckets = calloc(d->nbuckets, sizeof(centry *))) == NULL) {
+        stat = NC_ENOMEM;
+        goto fail;
+    }
+    zv->cache = d;
+    *dp = d;
+    return NC_NOERR;
+fail:
+    zv->cache = d;
+    ncz_var_data_free(zv);
+    return stat;
+}
+
+/* A chunk's worth of fill (shared, read-only once made). */
+static const unsigned char *
+fill_chunk(zvdata *d)
+{
+    pthread_mutex_lock(&d->filllock);
+    if (d->fillchunk == NULL && (d->fillchunk = malloc(d->chunkbytes ? d->chunkbytes : 1)) != NULL) {
+        memcpy(d->fillchunk, d->fill, d->esize);
+        for (size_t done = 1; done < d->chunkelems;) {
+            size_t k = done < d->chunkelems - done ? done : d->chunkelems - done;
+            memcpy(d->fillchunk + done * d->esize, d->fillchunk, k * d->esize);
+            done += k;
+        }
+    }
+    pthread_mutex_unlock(&d->filllock);
+    return d->fillchunk;
+}
+
+/* ---- the selection and the chunks it touches ---------------------------------------- */
+
+typedef struct sel {
+    int rank;
+    size_t start[NC_MAX_VAR_DIMS], count[NC_MAX_VAR_DIMS], stride[NC_MAX_VAR_DIMS];
+    size_t ustr[NC_MAX_VAR_DIMS]; /* C strides of the caller's buffer */
+    size_t n;
+    /* chunk grid box touched */
+    uint64_t clo[NC_MAX_VAR_DIMS], chi[NC_MAX_VAR_DIMS];
+} sel;
+
+/* Part of the selection in chunk idx: per axis, the first selected index
+ * k0 (position in the caller's buffer), the count nk and the offset in the
+ * chunk l0.  0 when the chunk holds no selected element. */
+static int
+chunk_part(const zvdata *d, const sel *s, const uint64_t *idx, size_t *k0, size_t *nk, size_t *l0)
+{
+    for (int k = 0; k < s->rank; k++) {
+        uint64_t c0 = idx[k] * d->chunk[k], c1 = c0 + d->chunk[k];
+        uint64_t first = 0, last;
+        if (c0 > s->start[k])
+            first = (c0 - s->start[k] + s->stride[k] - 1) / s->stride[k];
+        if (first >= s->count[k])
+            return 0;
+        if (s->start[k] + first * s->stride[k] >= c1)
+            return 0;
+        last = (c1 - 1 - s->start[k]) / s->stride[k];
+        if (last >= s->count[k])
+            last = s->count[k] - 1;
+        k0[k] = (size_t)first;
+        nk[k] = (size_t)(last - first + 1);
+        l0[k] = (size_t)(s->start[k] + first * s->stride[k] - c0);
+    }
+    return 1;
+}
+
+/* Advance the chunk odometer; 0 when done. */
+static int
+next_chunk(const sel *s, uint64_t *idx)
+{
+    for (int k = s->rank - 1; k >= 0; k--) {
+        if (++idx[k] <= s->chi[k])
+            return 1;
+        idx[k] = s->clo[k];
+    }
+    return 0;
+}
+
+static int
+check_bound(size_t start, size_t count, size_t stride, size_t len, int zero)
+{
+    size_t last = count ? start + stride * (count - 1) : start;
+    if (start > len || (start == len && count > 0))
+        return NC_EINVALCOORDS;
+    if (!zero && count && last >= len)
+        return NC_EEDGE;
+    return NC_NOERR;
+}
+
+/* Fill s from the arguments; write: unlimited dims are not bounded. */
+static int
+make_sel(NC4_var *var, const zvdata *d, const size_t *start, const size_t *count, const ptrdiff_t *stride,
+         int write, sel *s)
+{
+    int zero = 0, stat;
+    s->rank = var->ndims;
+    s->n = 1;
+    for (int k = 0; k < s->rank; k++)
+        if (stride && stride[k] <= 0)
+            return NC_ESTRIDE;
+    for (int k = 0; k < s->rank; k++) {
+        s->start[k] = start ? start[k] : 0;
+        s->count[k] = count ? count[k] : var->dims[k]->len;
+        s->stride[k] = stride ? (size_t)stride[k] : 1;
+        if (s->count[k] == 0)
+            zero = 1;
+    }
+    for (int k = 0; k < s->rank; k++) {
+        if (write && var->dims[k]->unlimited)
+            continue;
+        if ((stat = check_bound(s->start[k], s->count[k], s->stride[k], var->dims[k]->len, zero)))
+            return stat;
+    }
+    if (zero) {
+        s->n = 0;
+        return NC_NOERR;
+    }
+    for (int k = s->rank - 1; k >= 0; k--) {
+        s->ustr[k] = s->n;
+        if (s->count[k] && s->n > SIZE_MAX / s->count[k])
+            return NC_ENOMEM;
+        s->n *= s->count[k];
+        if (s->count[k] > 0 && s->stride[k] > (SIZE_MAX - s->start[k]) / s->count[k])
+            return NC_EEDGE;
+        s->clo[k] = s->start[k] / d->chunk[k];
+        s->chi[k] = (s->start[k] + s->stride[k] * (s->count[k] - 1)) / d->chunk[k];
+    }
+    return NC_NOERR;
+}
+
+static int
+chunk_key(NCZ_var *zv, const zvdata *d, const uint64_t *idx, char *buf, size_t cap)
+{
+    return ncz_chunk_key(&d->enc, zv->key, d->rank, idx, buf, cap);
+}
+
+/* ---- the write-back cache ----------------------------------------------------------------- */
+
+static size_t
+hash_key(const char *k)
+{
+    size_t h = 1469598103934665603ull;
+    for (; *k; k++)
+        h = (h ^ (unsigned char)*k) * 1099511628211ull;
+    return h;
+}
+
+static centry *
+cache_find(zvdata *d, const char *key)
+{
+    centry *e = d->buckets[hash_key(key) % d->nbuckets];
+    for (; e; e = e->hnext)
+        if (strcmp(e->key, key) == 0)
+            return e;
+    return NULL;
+}
+
+static void
+lru_unlink(zvdata *d, centry *e)
+{
+    if (e->prev)
+        e->prev->next = e->next;
+    else
+        d->head = e->next;
+    if (e->next)
+        e->next->prev = e->prev;
+    else
+        d->tail = e->prev;
+    e->prev = e->next = NULL;
+}
+
+static void
+lru_front(zvdata *d, centry *e)
+{
+    e->next = d->head;
+    e->prev = NULL;
+    if (d->head)
+        d->head->prev = e;
+    d->head = e;
+    if (d->tail == NULL)
+        d->tail = e;
+}
+
+static void
+cache_remove(zvdata *d, centry *e)
+{
+    centry **pp = &d->buckets[hash_key(e->key) % d->nbuckets];
+    while (*pp && *pp != e)
+        pp = &(*pp)->hnext;
+    if (*pp)
+        *pp = e->hnext;
+    lru_unlink(d, e);
+    d->nentries--;
+    free(e->key);
+    free(e->data);
+    free(e);
+}
+
+static int
+cache_insert(zvdata *d, const char *key, unsigned char *data, centry **ep)
+{
+    centry *e = calloc(1, sizeof(*e));
+    size_t b;
+    if (e == NULL || (e->key = strdup(key)) == NULL) {
+        free(e);
+        return NC_ENOMEM;
+    }
+    e->data = data;
+    b = hash_key(key) % d->nbuckets;
+    e->hnext = d->buckets[b];
+    d->buckets[b] = e;
+    lru_front(d, e);
+    d->nentries++;
+    *ep = e;
+    return NC_NOERR;
+}
+
+/* ---- encode and store dirty chunks -------------------------------------------------------- */
+
+typedef struct enc_job {
+    centry *e;
+    void *out;
+    size_t outlen;
+    int empty;   /* all fill: delete instead of writing */
+    int status;
+} enc_job;
+
+typedef struct enc_ctx {
+    zvdata *d;
+    enc_job *jobs;
+    ncf_pool *inner; /* pool for a shard's inner chunks */
+} enc_ctx;
+
+static void
+enc_task(void *arg, size_t i)
+{
+    enc_ctx *c = arg;
+    enc_job *j = &c->jobs[i];
+    zvdata *d = c->d;
+    if (d->shard) {
+        j->status = ncz_shard_encode(d->shard, j->e->data, d->fill, c->inner, &j->out, &j->outlen);
+        j->empty = j->status == NC_NOERR && j->out == NULL;
+        return;
+    }
+    if (ncz_all_fill(j->e->data, d->chunkelems, d->esize, d->fill)) {
+        j->empty = 1;
+        j->status = NC_NOERR;
+        return;
+    }
+    j->status = ncz_pipe_encode(d->pipe, j->e->data, d->chunkbytes, &j->out, &j->outlen);
+}
+
+/* Write every dirty chunk; with evict, also drop entries down to keep. */
+static int
+cache_flush(NC4_file *f, zvdata *d, size_t keep)
+{
+    NCZ_map *map = ncz_file(f)->map;
+    size_t ndirty = 0, k = 0;
+    enc_job *jobs;
+    enc_ctx c;
+    int stat = NC_NOERR;
+    for (centry *e = d->head; e; e = e->next)
+        ndirty += e->dirty != 0;
+    if (ndirty > 0) {
+        if ((jobs = calloc(ndirty, sizeof(*jobs))) == NULL)
+            return NC_ENOMEM;
+        for (centry *e = d->head; e; e = e->next)
+            if (e->dirty)
+                jobs[k++].e = e;
+        c.d = d;
+        c.jobs = jobs;
+        c.inner = ndirty == 1 ? ncf_pool_default() : NULL;
+        ncf_pool_run(ncf_pool_default(), ndirty, enc_task, &c);
+        for (k = 0; k < ndirty; k++) {
+            enc_job *j = &jobs[k];
+            int s = j->status;
+            if (s == NC_NOERR) {
+                if (j->empty) {
+                    s = map->ops->del(map, j->e->key);
+                    if (s == NC_EEMPTY)
+                        s = NC_NOERR;
+                } else {
+                    s = map->ops->write(map, j->e->key, j->outlen, j->out);
+                }
+            }
+            if (s == NC_NOERR)
+                j->e->dirty = 0;
+            else if (stat == NC_NOERR)
+                stat = s;
+            free(j->out);
+        }
+        free(jobs);
+    }
+    /* Drop clean entries from the cold end down to keep. */
+    for (centry *e = d->tail, *p; e && d->nentries > keep; e = p) {
+        p = e->prev;
+        if (!e->dirty)
+            cache_remove(d, e);
+    }
+    return stat;
+}
+
+int
+ncz_var_flush(NC4_file *f, NC4_var *var)
+{
+    NCZ_var *zv = ncz_var(var);
+    zvdata *d = zv ? zv->cache : NULL;
+    if (d == NULL)
+        return NC_NOERR;
+    return cache_flush(f, d, d->maxentries);
+}
+
+int
+ncz_var_set_cache(NC4_file *f, NC4_var *var, size_t size, size_t nelems, float preemption)
+{
+    NCZ_var *zv = ncz_var(var);
+    zvdata *d = zv ? zv->cache : NULL;
+    int stat = NC_NOERR;
+    (void)nelems;
+    (void)preemption;
+    if (d == NULL)
+        return NC_NOERR;
+    d->maxentries = d->chunkbytes ? size / d->chunkbytes : 1;
+    if (d->maxentries < 4)
+        d->maxentries = 4;
+    if (d->nentries > d->maxentries)
+        stat = cache_flush(f, d, d->maxentries);
+    return stat;
+}
+
+/* ---- read ------------------------------------------------------------------------------------ */
+
+typedef struct rd_job {
+    size_t k0[NC_MAX_VAR_DIMS];
+    size_t nk[NC_MAX_VAR_DIMS];
+    size_t l0[NC_MAX_VAR_DIMS];
+    const unsigned char *cached; /* chunk from the cache */
+    int direct;                  /* decode straight into the caller's buffer */
+    NCZ_read_req *req;
+    int status;
+} rd_job;
+
+typedef struct rd_ctx {
+    zvdata *d;
+    const sel *s;
+    unsigned char *out;
+    rd_job *jobs;
+    ncf_pool *inner;
+} rd_ctx;
+
+/* Where job j's part starts in the caller's buffer (element offset). */
+static size_t
+user_off(const sel *s, const rd_job *j)
+{
+    size_t off = 0;
+    for (int k = 0; k < s->rank; k++)
+        off += j->k0[k] * s->ustr[k];
+    return off;
+}
+
+static void
+copy_part(const zvdata *d, const sel *s, const rd_job *j, const unsigned char *chunk, unsigned char *out)
+{
+    size_t soff = 0, sstr[NC_MAX_VAR_DIMS];
+    for (int k = 0; k < s->rank; k++) {
+        soff += j->l0[k] * d->cstr[k];
+        sstr[k] = s->stride[k] * d->cstr[k];
+    }
+    ncz_copy_strided(s->rank, d->esize, j->nk, chunk + soff * d->esize, sstr, out + user_off(s, j) * d->esize,
+                     s->ustr);
+}
+
+static void
+rd_task(void *arg, size_t i)
+{
+    rd_ctx *c = arg;
+    rd_job *j = &c->jobs[i];
+    zvdata *d = c->d;
+    unsigned char *tmp = NULL;
+    const unsigned char *src;
+    int stat = NC_NOERR;
+    if (j->cached) {
+        copy_part(d, c->s, j, j->cached, c->out);
+        j->status = NC_NOERR;
+        return;
+    }
+    if (j->req->status == NC_EEMPTY) {
+        if ((src = fill_chunk(d)) == NULL)
+            stat = NC_ENOMEM;
+        else
+            copy_part(d, c->s, j, src, c->out);
+        j->status = stat;
+        return;
+    }
+    if (j->req->status != NC_NOERR) {
+        j->status = j->req->status;
+        return;
+    }
+    if (j->direct) {
+        tmp = c->out + user_off(c->s, j) * d->esize;
+    } else if ((tmp = malloc(d->chunkbytes ? d->chunkbytes : 1)) == NULL) {
+        j->status = NC_ENOMEM;
+        return;
+    }
+    if (d->shard)
+        stat = ncz_shard_decode(d->shard, j->req->data, j->req->len, tmp, d->fill, c->inner);
+    else
+        stat = ncz_pipe_decode(d->pipe, j->req->data, j->req->len, tmp, d->chunkbytes);
+    if (stat == NC_NOERR && !j->direct)
+        copy_part(d, c->s, j, tmp, c->out);
+    if (!j->direct)
+        free(tmp);
+    free(j->req->data);
+    j->req->data = NULL;
+    j->status = stat;
+}
+
+/* Is the part of job j the whole chunk, lying contiguously in the caller's buffer? */
+static int
+is_direct(const zvdata *d, const sel *s, const rd_job *j)
+{
+    int k;
+    for (k = 0; k < s->rank; k++)
+        if (j->nk[k] != d->chunk[k] || (s->stride[k] != 1 && d->chunk[k] > 1))
+            return 0;
+    /* Contiguous: below the first axis the selection must be the chunk itself. */
+    for (k = 1; k < s->rank; k++)
+        if (s->count[k] != d->chunk[k])
+            return 0;
+    return 1;
+}
+
+static int
+run_read_batch(NC4_file *f, zvdata *d, const sel *s, unsigned char *out, rd_job *jobs, NCZ_read_req *reqs,
+               size_t njobs, size_t nreqs)
+{
+    NCZ_map *map = ncz_file(f)->map;
+    rd_ctx c;
+    int stat = NC_NOERR;
+    if (nreqs > 0) {
+        stat = map->ops->read_many(map, nreqs, reqs);
+        if (stat && stat != NC_EEMPTY) {
+            for (size_t i = 0; i < nreqs; i++)
+                free(reqs[i].data);
+            return stat;
+        }
+        stat = NC_NOERR;
+    }
+    c.d = d;
+    c.s = s;
+    c.out = out;
+    c.jobs = jobs;
+    c.inner = njobs == 1 ? ncf_pool_default() : NULL;
+    ncf_pool_run(ncf_pool_default(), njobs, rd_task, &c);
+    for (size_t i = 0; i < njobs; i++)
+        if (jobs[i].status && stat == NC_NOERR)
+            stat = jobs[i].status;
+    for (size_t i = 0; i < nreqs; i++)
+        free(reqs[i].data);
+    return stat;
+}
+
+/* Read selection s in memory form (esize bytes per element) into out. */
+static int
+read_sel(NC4_file *f, NC4_var *var, zvdata *d, const sel *s, unsigned char *out)
+{
+    NCZ_var *zv = ncz_var(var);
+    size_t maxjobs = BATCH_BYTES / (d->chunkbytes ? d->chunkbytes : 1), njobs = 0, nreqs = 0;
+    uint64_t idx[NC_MAX_VAR_DIMS];
+    rd_job *jobs = NULL;
+    NCZ_read_req *reqs = NULL;
+    char **keys = NULL;
+    int stat = NC_NOERR;
+    int nthreads = ncf_pool_default() ? ncf_pool_nthreads(ncf_pool_default()) : 1;
+    if (maxjobs < (size_t)nthreads * 2)
+        maxjobs = (size_t)nthreads * 2;
+    if (maxjobs > 4096)
+        maxjobs = 4096;
+    jobs = calloc(maxjobs, sizeof(*jobs));
+    reqs = calloc(maxjobs, sizeof(*reqs));
+    keys = calloc(maxjobs, sizeof(char *));
+    if (jobs == NULL || reqs == NULL || keys == NULL) {
+        stat = NC_ENOMEM;
+        goto done;
+    }
+    for (int k = 0; k < s->rank; k++)
+        idx[k] = s->clo[k];
+    for (int more = 1; more && stat == NC_NOERR;) {
+        rd_job *j = &jobs[njobs];
+        char key[4096];
+        centry *e;
+        if (chunk_part(d, s, idx, j->k0, j->nk, j->l0)) {
+            if ((stat = chunk_key(zv, d, idx, key, sizeof(key))))
+                break;
+            j->cached = NULL;
+            j->req = NULL;
+            if ((e = cache_find(d, key)) != NULL) {
+                j->cached = e->data;
+            } else {
+                NCZ_read_req *r = &reqs[nreqs];
+                if ((keys[nreqs] = strdup(key)) == NULL) {
+                    stat = NC_ENOMEM;
+                    break;
+                }
+                memset(r, 0, sizeof(*r));
+                r->key = keys[nreqs];
+                r->start = 0;
+                r->count = (uint64_t)-1;
+                j->req = r;
+                j->direct = is_direct(d, s, j);
+                nreqs++;
+            }
+            njobs++;
+        }
+        more = s->rank > 0 ? next_chunk(s, idx) : 0;
+        if (njobs == maxjobs || (!more && njobs > 0)) {
+            stat = run_read_batch(f, d, s, out, jobs, reqs, njobs, nreqs);
+            for (size_t i = 0; i < nreqs; i++) {
+                free(keys[i]);
+                keys[i] = NULL;
+            }
+            njobs = nreqs = 0;
+        }
+    }
+done:
+    if (keys)
+        for (size_t i = 0; i < nreqs; i++)
+            free(keys[i]);
+    free(keys);
+    free(reqs);
+    free(jobs);
+    return stat;
+}
+
+/* ---- write ---------------------------------------------------------------------------------- */
+
+/* The cache entry of chunk key, created (read and decoded, or fill) if
+ * absent; whole: the write covers the chunk entirely (no read needed). */
+static int
+get_entry(NC4_file *f, zvdata *d, const char *key, int whole, centry **ep)
+{
+    NCZ_map *map = ncz_file(f)->map;
+    centry *e = cache_find(d, key);
+    unsigned char *data;
+    int stat;
+    if (e != NULL) {
+        lru_unlink(d, e);
+        lru_front(d, e);
+        *ep = e;
+        return NC_NOERR;
+    }
+    if (d->nentries >= d->maxentries && (stat = cache_flush(f, d, d->maxentries > 1 ? d->maxentries - 1 : 0)))
+        return stat;
+    if ((data = malloc(d->chunkbytes ? d->chunkbytes : 1)) == NULL)
+        return NC_ENOMEM;
+    if (!whole) {
+        void *raw = NULL;
+        size_t len = 0;
+        stat = map->ops->read_all(map, key, &raw, &len);
+        if (stat == NC_EEMPTY) {
+            const unsigned char *fc = fill_chunk(d);
+            if (fc == NULL)
+                stat = NC_ENOMEM;
+            else {
+                memcpy(data, fc, d->chunkbytes);
+                stat = NC_NOERR;
+            }
+        } else if (stat == NC_NOERR) {
+            if (d->shard)
+                stat = ncz_shard_decode(d->shard, raw, len, data, d->fill, ncf_pool_default());
+            else
+                stat = ncz_pipe_decode(d->pipe, raw, len, data, d->chunkbytes);
+        }
+        free(raw);
+        if (stat) {
+            free(data);
+            return stat;
+        }
+    }
+    if ((stat = cache_insert(d, key, data, ep))) {
+        free(data);
+        return stat;
+    }
+    return NC_NOERR;
+}
+
+static int
+write_sel(NC4_file *f, NC4_var *var, zvdata *d, const sel *s, const unsigned char *src)
+{
+    NCZ_var *zv = ncz_var(var);
+    uint64_t idx[NC_MAX_VAR_DIMS];
+    size_t k0[NC_MAX_VAR_DIMS], nk[NC_MAX_VAR_DIMS], l0[NC_MAX_VAR_DIMS];
+    int stat = NC_NOERR;
+    for (int k = 0; k < s->rank; k++)
+        idx[k] = s->clo[k];
+    for (int more = 1; more && stat == NC_NOERR;) {
+        char key[4096];
+        centry *e;
+        if (chunk_part(d, s, idx, k0, nk, l0)) {
+            int whole = 1;
+            size_t soff = 0, doff = 0, dstr[NC_MAX_VAR_DIMS];
+            for (int k = 0; k < s->rank; k++)
+                if (nk[k] != d->chunk[k])
+                    whole = 0;
+            if ((stat = chunk_key(zv, d, idx, key, sizeof(key))))
+                break;
+            if ((stat = get_entry(f, d, key, whole, &e)))
+                break;
+            for (int k = 0; k < s->rank; k++) {
+                soff += k0[k] * s->ustr[k];
+                doff += l0[k] * d->cstr[k];
+                dstr[k] = s->stride[k] * d->cstr[k];
+            }
+            ncz_copy_strided(s->rank, d->esize, nk, src + soff * d->esize, s->ustr, e->data + doff * d->esize,
+                             dstr);
+            e->dirty = 1;
+        }
+        more = s->rank > 0 ? next_chunk(s, idx) : 0;
+    }
+    return stat;
+}
+
+/* ---- the entry points --------------------------------------------------------------------- */
+
+static int
+resolve_memtype(NC4_var *var, nc_type *memtype)
+{
+    if (*memtype == NC_NAT || *memtype >= NC_FIRSTUSERTYPEID)
+        *memtype = var->xtype;
+    if (*memtype != var->xtype && (*memtype == NC_CHAR || var->xtype == NC_CHAR))
+        return NC_ECHAR;
+    if (*memtype != var->xtype && (*memtype > NC_UINT64 || var->xtype > NC_UINT64))
+        return NC_EBADTYPE;
+    return NC_NOERR;
+}
+
+static int
+range_ignored(NC4_file *f, NC4_var *var, nc_type memtype)
+{
+    return f->classic_model && (var->xtype == NC_BYTE || var->xtype == NC_UBYTE) &&
+           (memtype == NC_BYTE || memtype == NC_UBYTE);
+}
+
+int
+ncz_var_get(NC4_file *f, NC4_var *var, const size_t *start, const size_t *count, const ptrdiff_t *stride,
+            nc_type memtype, void *buf)
+{
+    zvdata *d;
+    sel s;
+    unsigned char *tmp = NULL;
+    int stat, range = 0;
+    if ((stat = resolve_memtype(var, &memtype)))
+        return stat;
+    if ((stat = setup(f, var, &d)))
+        return stat;
+    if ((stat = make_sel(var, d, start, count, stride, 0, &s)))
+        return stat;
+    if (s.n == 0)
+        return NC_NOERR;
+    if (memtype != var->xtype || var->xtype == NC_STRING) {
+        if (s.n > SIZE_MAX / d->esize || (tmp = malloc(s.n * d->esize)) == NULL)
+            return NC_ENOMEM;
+    }
+    if ((stat = read_sel(f, var, d, &s, tmp ? tmp : buf)))
+        goto done;
+    if (var->xtype == NC_STRING) {
+        char **out = buf;
+        for (size_t i = 0; i < s.n; i++) {
+            const char *p = (const char *)tmp + i * d->esize;
+            size_t l = strnlen(p, d->esize);
+            if ((out[i] = malloc(l + 1)) == NULL) {
+                for (size_t k = 0; k < i; k++) {
+                    free(out[k]);
+                    out[k] = NULL;
+                }
+                stat = NC_ENOMEM;
+                goto done;
+            }
+            memcpy(out[i], p, l);
+            out[i][l] = '\0';
+        }
+    } else if (tmp) {
+        stat = ncx_convert(var->xtype, tmp, memtype, buf, s.n);
+        if (stat == NC_ERANGE) {
+            stat = NC_NOERR;
+            range = !range_ignored(f, var, memtype);
+        }
+    }
+done:
+    free(tmp);
+    if (stat)
+        return stat;
+    return range ? NC_ERANGE : NC_NOERR;
+}
+
+int
+ncz_var_put(NC4_file *f, NC4_var *var, const size_t *start, const size_t *count, const ptrdiff_t *stride,
+            nc_type memtype, const void *buf)
+{
+    zvdata *d;
+    sel s;
+    unsigned char *tmp = NULL;
+    const unsigned char *src = buf;
+    int stat, range = 0;
+    if (f->readonly)
+        return NC_EPERM;
+    if ((stat = resolve_memtype(var, &memtype)))
+        return stat;
+    if ((stat = setup(f, var, &d)))
+        return stat;
+    if ((stat = make_sel(var, d, start, count, stride, 1, &s)))
+        return stat;
+    if (s.n == 0)
+        return NC_NOERR;
+    if (var->xtype == NC_STRING) {
+        const char *const *in = buf;
+        if (s.n > SIZE_MAX / d->esize || (tmp = calloc(s.n, d->esize)) == NULL)
+            return NC_ENOMEM;
+        for (size_t i = 0; i < s.n; i++)
+            if (in[i] != NULL)
+                memcpy(tmp + i * d->esize, in[i], strnlen(in[i], d->esize));
+        src = tmp;
+    } else if (memtype != var->xtype) {
+        if (s.n > SIZE_MAX / d->esize || (tmp = malloc(s.n * d->esize)) == NULL)
+            return NC_ENOMEM;
+        stat = ncx_convert(memtype, buf, var->xtype, tmp, s.n);
+        if (stat == NC_ERANGE) {
+            stat = NC_NOERR;
+            range = !range_ignored(f, var, memtype);
+        }
+        if (stat)
+            goto done;
+        src = tmp;
+    }
+    if (var->quantize_mode && (var->xtype == NC_FLOAT || var->xtype == NC_DOUBLE)) {
+        if (tmp == NULL) {
+            if (s.n > SIZE_MAX / d->esize || (tmp = malloc(s.n * d->esize)) == NULL)
+                return NC_ENOMEM;
+            memcpy(tmp, buf, s.n * d->esize);
+            src = tmp;
+        }
+        stat = var->xtype == NC_FLOAT
+                   ? ncf_quantize_float(var->quantize_mode, var->nsd, var->fill_value, (float *)tmp, s.n)
+                   : ncf_quantize_double(var->quantize_mode, var->nsd, var->fill_value, (double *)tmp, s.n);
+        if (stat)
+            goto done;
+    }
+    if ((stat = write_sel(f, var, d, &s, src)))
+        goto done;
+    /* Grow unlimited dimensions the write went past. */
+    for (int k = 0; k < s.rank; k++) {
+        size_t last = s.start[k] + s.stride[k] * (s.count[k] - 1);
+        if (var->dims[k]->unlimited && last + 1 > var->dims[k]->len) {
+            var->dims[k]->len = last + 1;
+            var->dims[k]->dirty = 1;
+            var->dirty = 1;
+            f->dirty = 1;
+        }
+    }
+done:
+    free(tmp);
+    if (stat)
+        return stat;
+    return range ? NC_ERANGE : NC_NOERR;
+}

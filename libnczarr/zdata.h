@@ -1,0 +1,77 @@
+/* zdata.h: the data path's own calls (Z3): codec pipes, shards, strided
+ * copies.  The calls Z2 makes into the data path are in zinternal.h. */
+#ifndef ZDATA_H
+#define ZDATA_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "zinternal.h"
+
+/* ---- zcodecs_pipe.c: run a codec list on one chunk ------------------------- */
+
+typedef struct ncz_pipe ncz_pipe;
+/* codecs: the bytes->bytes codecs in order of application on write;
+ * typesize: bytes per element; swap: the stored byte order is not the
+ * machine's (applied to 2/4/8-byte elements); rank/shape/perm: the chunk's
+ * shape and a transpose order (NULL: none; v2 order F is the reversed
+ * axes).  NC_ENOFILTER if some codec cannot run here. */
+int ncz_pipe_create(const NCZ_codec_spec *codecs, size_t n, size_t typesize, int swap, int rank,
+                    const size_t *shape, const int *perm, ncz_pipe **pp);
+void ncz_pipe_free(ncz_pipe *p);
+/* 1 when stored bytes are the chunk as it is in memory (no codec at all). */
+int ncz_pipe_is_raw(const ncz_pipe *p);
+/* Stored bytes -> the chunk in C order, exactly dstlen bytes (NC_EFILTER
+ * otherwise, or on corrupt data / checksum mismatch).  Thread-safe. */
+int ncz_pipe_decode(const ncz_pipe *p, const void *src, size_t srclen, void *dst, size_t dstlen);
+/* The chunk -> stored bytes (*outp malloc'ed).  Thread-safe. */
+int ncz_pipe_encode(const ncz_pipe *p, const void *src, size_t srclen, void **outp, size_t *outlenp);
+
+/* ---- zshard.c: sharding_indexed ----------------------------------------------- */
+
+#define NCZ_SHARD_EMPTY UINT64_MAX
+
+typedef struct ncz_shard {
+    int rank;
+    size_t shape[NC_MAX_VAR_DIMS];   /* the shard (outer chunk) shape */
+    size_t inner[NC_MAX_VAR_DIMS];   /* the inner chunk shape */
+    size_t nper[NC_MAX_VAR_DIMS];    /* inner chunks per shard along each axis */
+    size_t ninner;                   /* inner chunks per shard */
+    size_t typesize;
+    int at_start;                    /* index_location "start" */
+    int crc;                         /* index_codecs end with crc32c */
+    const ncz_pipe *pipe;            /* the inner chunks' codecs (borrowed) */
+} ncz_shard;
+
+/* Geometry from shard/inner shapes: NC_ENCZARR when an inner chunk does not
+ * divide the shard or the index would be absurd (> 2^26 inner chunks). */
+int ncz_shard_init(ncz_shard *s, int rank, const size_t *shape, const size_t *inner, size_t typesize,
+                   int at_start, int crc, const ncz_pipe *pipe);
+/* Bytes of the index (16 per inner chunk, + 4 with crc32c). */
+size_t ncz_shard_index_size(const ncz_shard *s);
+/* Decode the index bytes of a shard of shardlen bytes into pairs
+ * (2*ninner: offset, nbytes); every non-empty entry is checked to lie in
+ * the shard and outside the index.  NC_ENCZARR on a bad index or crc. */
+int ncz_shard_index_decode(const ncz_shard *s, const void *idx, size_t idxlen, uint64_t shardlen,
+                           uint64_t *pairs);
+/* Decode a whole shard (len bytes) into dst (the shard's elements, C
+ * order); inner chunks absent from the index get fill (typesize bytes).
+ * Inner chunks decode in parallel on pool (NULL: serially). */
+int ncz_shard_decode(const ncz_shard *s, const void *shard, size_t len, void *dst, const void *fill,
+                     void *pool);
+/* Encode a shard from src (the shard's elements): inner chunks equal to
+ * fill everywhere are left out (fill NULL: none left out).  *outp NULL and
+ * *outlenp 0 when every inner chunk was left out (write nothing). */
+int ncz_shard_encode(const ncz_shard *s, const void *src, const void *fill, void *pool, void **outp,
+                     size_t *outlenp);
+
+/* ---- zchunk_copy.c ---------------------------------------------------------------- */
+
+/* Copy a rank-dimensional box of count[] elements of esize bytes: element
+ * (i_0..i_r-1) is read at src + sum(i_d * sstr[d]) * esize and written at
+ * dst + sum(i_d * dstr[d]) * esize (strides in elements).  rank 0: one. */
+void ncz_copy_strided(int rank, size_t esize, const size_t *count, const void *src,
+                      const size_t *sstr, void *dst, const size_t *dstr);
+/* Is every element of buf (n elements of esize bytes) equal to fill? */
+int ncz_all_fill(const void *buf, size_t n, size_t esize, const void *fill);
+
+#endif

@@ -1,0 +1,313 @@
+/* zshard.c: Zarr v3 sharding_indexed.
+ *
+ * A shard holds the inner chunks of one outer chunk, each encoded by the
+ * inner codecs, plus an index of ninner (offset, nbytes) pairs of
+ * little-endian uint64 in C order over the inner grid (both 2^64-1: the
+ * inner chunk is absent), itself followed by its crc32c when index_codecs
+ * say so; the index sits at the start or the end of the shard.  Shards come
+ * from anywhere: every index entry is checked against the shard's size.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include "zdata.h"
+#include "zcrc32c.h"
+#include "ncf_codecs.h"
+
+#define MAX_INNER ((size_t)1 << 26)
+
+int
+ncz_shard_init(ncz_shard *s, int rank, const size_t *shape, const size_t *inner, size_t typesize,
+               int at_start, int crc, const ncz_pipe *pipe)
+{
+    if (rank < 0 || rank > NC_MAX_VAR_DIMS || typesize == 0)
+        return NC_EINVAL;
+    s->rank = rank;
+    s->ninner = 1;
+    s->typesize = typesize;
+    s->at_start = at_start;
+    s->crc = crc;
+    s->pipe = pipe;
+    for (int d = 0; d < rank; d++) {
+        if (inner[d] == 0 || shape[d] == 0 || shape[d] % inner[d] != 0)
+            return NC_ENCZARR;
+        s->shape[d] = shape[d];
+        s->inner[d] = inner[d];
+        s->nper[d] = shape[d] / inner[d];
+        if (s->nper[d] > MAX_INNER || s->ninner * s->nper[d] > MAX_INNER)
+            return NC_ENCZARR;
+        s->ninner *= s->nper[d];
+    }
+    return NC_NOERR;
+}
+
+size_t
+ncz_shard_index_size(const ncz_shard *s)
+{
+    return s->ninner * 16 + (s->crc ? 4 : 0);
+}
+
+static uint64_t
+le64(const unsigned char *p)
+{
+    return (uint64_t)ncf_le32(p) | ((uint64_t)ncf_le32(p + 4) << 32);
+}
+
+static void
+put_le64(unsigned char *p, uint64_t v)
+{
+    ncf_put_le32(p, (uint32_t)v);
+    ncf_put_le32(p + 4, (uint32_t)(v >> 32));
+}
+
+int
+ncz_shard_index_decode(const ncz_shard *s, const void *idx, size_t idxlen, uint64_t shardlen,
+                       uint64_t *pairs)
+{
+    const unsigned char *b = idx;
+    size_t isz = ncz_shard_index_size(s);
+    uint64_t lo, hi; /* where chunk data may lie */
+    if (idxlen != isz || shardlen < isz)
+        return NC_ENCZARR;
+    if (s->crc && ncz_crc32c(b, isz - 4) != ncf_le32(b + isz - 4))
+        return NC_ENCZARR;
+    lo = s->at_start ? isz : 0;
+    hi = s->at_start ? shardlen : shardlen - isz;
+    for (size_t i = 0; i < s->ninner; i++) {
+        uint64_t off = le64(b + 16 * i), n = le64(b + 16 * i + 8);
+        if (off == NCZ_SHARD_EMPTY && n == NCZ_SHARD_EMPTY) {
+            pairs[2 * i] = pairs[2 * i + 1] = NCZ_SHARD_EMPTY;
+            continue;
+        }
+        if (off < lo || off > hi || n > hi - off)
+            return NC_ENCZARR;
+        pairs[2 * i] = off;
+        pairs[2 * i + 1] = n;
+    }
+    return NC_NOERR;
+}
+
+/* ---- whole-shard decode --------------------------------------------------------- */
+
+typedef struct dec_ctx {
+    const ncz_shard *s;
+    const unsigned char *shard;
+    const uint64_t *pairs;
+    unsigned char *dst;
+    const void *fill;
+    size_t chunkbytes;
+    int stat;
+    pthread_mutex_t lock;
+} dec_ctx;
+
+/* Position of inner chunk i in the shard array: its origin's element offset. */
+static void
+inner_geom(const ncz_shard *s, size_t i, size_t *origin_off, size_t *sstr)
+{
+    size_t off = 0, st = 1;
+    for (int d = s->rank - 1; d >= 0; d--) {
+        size_t c = i % s->nper[d];
+        i /= s->nper[d];
+        sstr[d] = st;
+        off += c * s->inner[d] * st;
+        st *= s->shape[d];
+    }
+    *origin_off = off;
+}
+
+static void
+fill_elems(unsigned char *buf, size_t n, size_t esize, const void *fill)
+{
+    if (n == 0)
+        return;
+    if (fill == NULL) {
+        memset(buf, 0, n * esize);
+        return;
+    }
+    memcpy(buf, fill, esize);
+    /* Double the filled prefix until it covers the buffer. */
+    for (size_t done = 1; done < n;) {
+        size_t k = done < n - done ? done : n - done;
+        memcpy(buf + done * esize, buf, k * esize);
+        done += k;
+    }
+}
+
+static void
+dec_task(void *arg, size_t i)
+{
+    dec_ctx *c = arg;
+    const ncz_shard *s = c->s;
+    size_t origin, sstr[NC_MAX_VAR_DIMS], cstr[NC_MAX_VAR_DIMS];
+    unsigned char *tmp;
+    int stat;
+    inner_geom(s, i, &origin, sstr);
+    if ((tmp = malloc(c->chunkbytes ? c->chunkbytes : 1)) == NULL) {
+        stat = NC_ENOMEM;
+        goto out;
+    }
+    if (c->pairs[2 * i] == NCZ_SHARD_EMPTY) {
+        fill_elems(tmp, c->chunkbytes / s->typesize, s->typesize, c->fill);
+        stat = NC_NOERR;
+    } else {
+        stat = ncz_pipe_decode(s->pipe, c->shard + c->pairs[2 * i], (size_t)c->pairs[2 * i + 1], tmp,
+                               c->chunkbytes);
+    }
+    if (stat == NC_NOERR) {
+        size_t st = 1;
+        for (int d = s->rank - 1; d >= 0; d--) {
+            cstr[d] = st;
+            st *= s->inner[d];
+        }
+        ncz_copy_strided(s->rank, s->typesize, s->inner, tmp, cstr, c->dst + origin * s->typesize, sstr);
+    }
+    free(tmp);
+out:
+    if (stat) {
+        pthread_mutex_lock(&c->lock);
+        if (c->stat == NC_NOERR)
+            c->stat = stat;
+        pthread_mutex_unlock(&c->lock);
+    }
+}
+
+int
+ncz_shard_decode(const ncz_shard *s, const void *shard, size_t len, void *dst, const void *fill,
+                 void *pool)
+{
+    size_t isz = ncz_shard_index_size(s), chunkbytes = s->typesize;
+    uint64_t *pairs;
+    dec_ctx c;
+    int stat;
+    if (len < isz)
+        return NC_ENCZARR;
+    for (int d = 0; d < s->rank; d++)
+        chunkbytes *= s->inner[d];
+    if ((pairs = malloc(2 * s->ninner * sizeof(uint64_t))) == NULL)
+        return NC_ENOMEM;
+    stat = ncz_shard_index_decode(s, (const unsigned char *)shard + (s->at_start ? 0 : len - isz), isz, len,
+                                  pairs);
+    if (stat) {
+        free(pairs);
+        return stat;
+    }
+    c.s = s;
+    c.shard = shard;
+    c.pairs = pairs;
+    c.dst = dst;
+    c.fill = fill;
+    c.chunkbytes = chunkbytes;
+    c.stat = NC_NOERR;
+    pthread_mutex_init(&c.lock, NULL);
+    stat = ncf_pool_run(pool, s->ninner, dec_task, &c);
+    pthread_mutex_destroy(&c.lock);
+    free(pairs);
+    return stat ? stat : c.stat;
+}
+
+/* ---- whole-shard encode ------------------------------------------------------------ */
+
+typedef struct enc_ctx {
+    const ncz_shard *s;
+    const unsigned char *src;
+    const void *fill;
+    size_t chunkbytes;
+    void **out;
+    size_t *outlen;
+    int stat;
+    pthread_mutex_t lock;
+} enc_ctx;
+
+static void
+enc_task(void *arg, size_t i)
+{
+    enc_ctx *c = arg;
+    const ncz_shard *s = c->s;
+    size_t origin, sstr[NC_MAX_VAR_DIMS], cstr[NC_MAX_VAR_DIMS], st = 1;
+    unsigned char *tmp;
+    int stat = NC_NOERR;
+    inner_geom(s, i, &origin, sstr);
+    for (int d = s->rank - 1; d >= 0; d--) {
+        cstr[d] = st;
+        st *= s->inner[d];
+    }
+    if ((tmp = malloc(c->chunkbytes ? c->chunkbytes : 1)) == NULL) {
+        stat = NC_ENOMEM;
+    } else {
+        ncz_copy_strided(s->rank, s->typesize, s->inner, c->src + origin * s->typesize, sstr, tmp, cstr);
+        if (c->fill == NULL || !ncz_all_fill(tmp, c->chunkbytes / s->typesize, s->typesize, c->fill))
+            stat = ncz_pipe_encode(s->pipe, tmp, c->chunkbytes, &c->out[i], &c->outlen[i]);
+        free(tmp);
+    }
+    if (stat) {
+        pthread_mutex_lock(&c->lock);
+        if (c->stat == NC_NOERR)
+            c->stat = stat;
+        pthread_mutex_unlock(&c->lock);
+    }
+}
+
+int
+ncz_shard_encode(const ncz_shard *s, const void *src, const void *fill, void *pool, void **outp,
+                 size_t *outlenp)
+{
+    size_t isz = ncz_shard_index_size(s), chunkbytes = s->typesize, total = isz, pos;
+    enc_ctx c;
+    unsigned char *buf = NULL, *idx;
+    int stat, any = 0;
+    *outp = NULL;
+    *outlenp = 0;
+    for (int d = 0; d < s->rank; d++)
+        chunkbytes *= s->inner[d];
+    c.s = s;
+    c.src = src;
+    c.fill = fill;
+    c.chunkbytes = chunkbytes;
+    c.stat = NC_NOERR;
+    c.out = calloc(s->ninner, sizeof(void *));
+    c.outlen = calloc(s->ninner, sizeof(size_t));
+    if (c.out == NULL || c.outlen == NULL) {
+        stat = NC_ENOMEM;
+        goto done;
+    }
+    pthread_mutex_init(&c.lock, NULL);
+    stat = ncf_pool_run(pool, s->ninner, enc_task, &c);
+    pthread_mutex_destroy(&c.lock);
+    if (stat || (stat = c.stat))
+        goto done;
+    for (size_t i = 0; i < s->ninner; i++)
+        if (c.out[i] != NULL) {
+            any = 1;
+            total += c.outlen[i];
+        }
+    if (!any)
+        goto done;
+    if ((buf = malloc(total)) == NULL) {
+        stat = NC_ENOMEM;
+        goto done;
+    }
+    idx = s->at_start ? buf : buf + total - isz;
+    pos = s->at_start ? isz : 0;
+    for (size_t i = 0; i < s->ninner; i++) {
+        if (c.out[i] == NULL) {
+            put_le64(idx + 16 * i, NCZ_SHARD_EMPTY);
+            put_le64(idx + 16 * i + 8, NCZ_SHARD_EMPTY);
+            continue;
+        }
+        memcpy(buf + pos, c.out[i], c.outlen[i]);
+        put_le64(idx + 16 * i, pos);
+        put_le64(idx + 16 * i + 8, c.outlen[i]);
+        pos += c.outlen[i];
+    }
+    if (s->crc)
+        ncf_put_le32(idx + isz - 4, ncz_crc32c(idx, isz - 4));
+    *outp = buf;
+    *outlenp = total;
+done:
+    if (c.out != NULL)
+        for (size_t i = 0; i < s->ninner; i++)
+            free(c.out[i]);
+    free(c.out);
+    free(c.outlen);
+    return stat;
+}
