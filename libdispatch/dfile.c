@@ -29,6 +29,12 @@ table_for(const NCmodel *m, const NC_Dispatch **tablep)
         return NC_NOERR;
     }
 #endif
+#if NC_ENABLE_NCZARR
+    if (m->impl == NC_FORMATX_NCZARR) {
+        *tablep = NCZ_dispatch_table;
+        return NC_NOERR;
+    }
+#endif
     for (int i = 0; i < NC_MAX_UDF_FORMATS; i++) {
         if (m->impl == NC_udf_formatx(i)) {
             NC_UDF u = NC_udf_get(i);
@@ -108,12 +114,16 @@ NC_create(const char *path0, int cmode, size_t initialsz, int basepe,
         return stat;
     if ((stat = NC_infer_url(path0, &isurl, &m, &path)))
         return stat;
-    if (isurl) {
-        /* Remote creation needs NCZarr/S3, not in this build. */
+    if (isurl && m.impl != NC_FORMATX_NCZARR) {
+        /* Only Zarr stores are created through URLs. */
         free(path);
         return NC_ENOTBUILT;
     }
-    if ((stat = NC_infer_create(cmode, NC_get_default_format(), &m)))
+    if (isurl) {
+        /* A Zarr store is netCDF-4 (enhanced or classic model). */
+        cmode |= NC_NETCDF4;
+        m.format = (cmode & NC_CLASSIC_MODEL) ? NC_FORMAT_NETCDF4_CLASSIC : NC_FORMAT_NETCDF4;
+    } else if ((stat = NC_infer_create(cmode, NC_get_default_format(), &m)))
         goto done;
     if ((stat = table_for(&m, &table)))
         goto done;
@@ -150,11 +160,14 @@ NC_open(const char *path0, int omode, int basepe, size_t *chunksizehintp,
         return NC_EDISKLESS;
     if ((stat = NC_infer_url(path0, &isurl, &m, &path)))
         return stat;
-    if (isurl) {
-        stat = NC_ENOTBUILT;  /* DAP, NCZarr, S3 and byte ranges are not built yet */
+    if (isurl && m.impl != NC_FORMATX_NCZARR) {
+        stat = NC_ENOTBUILT;  /* DAP, S3 and byte ranges are not built yet */
         goto done;
     }
-    if ((omode & NC_INMEMORY) && parameters != NULL) {
+    if (isurl) {
+        m.format = NC_FORMAT_NETCDF4;
+        m.mode = NC_NETCDF4;
+    } else if ((omode & NC_INMEMORY) && parameters != NULL) {
         const NC_memio *mem = parameters;
         if (mem->memory == NULL || mem->size < MIN_MAGIC_LEN) {
             stat = NC_ENOTNC;

@@ -47,6 +47,10 @@ nc_initialize(void)
         if (stat == NC_NOERR)
             stat = NC4_HDF5_initialize();
 #endif
+#if NC_ENABLE_NCZARR
+        if (stat == NC_NOERR)
+            stat = NCZ_initialize();
+#endif
         if (stat == NC_NOERR)
             initialized = 1;
     }
@@ -79,6 +83,11 @@ nc_finalize(void)
         int s4 = NC4_HDF5_finalize();
         if (stat == NC_NOERR)
             stat = s4;
+#endif
+#if NC_ENABLE_NCZARR
+        int sz = NCZ_finalize();
+        if (stat == NC_NOERR)
+            stat = sz;
 #endif
         initialized = 0;
     }

@@ -15,6 +15,9 @@
 #include <unistd.h>
 #include "ncinfer.h"
 #include "ncstate.h"
+#if NC_ENABLE_NCZARR
+#include "zmap.h"
+#endif
 
 #define MAGIC_LEN 8  /* longest magic number we test (HDF5 signature) */
 
@@ -232,7 +235,16 @@ NC_infer_open(const char *path, NCmodel *model)
     }
     if (S_ISDIR(st.st_mode)) {
         close(fd);
-        return NC_ENOTNC;  /* a Zarr store needs a "#mode=" URL */
+#if NC_ENABLE_NCZARR
+        /* A directory holding Zarr metadata opens with no "#mode=". */
+        if (ncz_map_sniff(path)) {
+            model->impl = NC_FORMATX_NCZARR;
+            model->format = NC_FORMAT_NETCDF4;
+            model->mode = NC_NETCDF4;
+            return NC_NOERR;
+        }
+#endif
+        return NC_ENOTNC;
     }
     got = pread(fd, buf, sizeof buf, 0);
     if (got < 0) {
@@ -252,5 +264,14 @@ NC_infer_open(const char *path, NCmodel *model)
         }
     }
     close(fd);
+#if NC_ENABLE_NCZARR
+    /* A zip archive of a Zarr store ("PK" local-file header). */
+    if (stat == NC_ENOTNC && got >= 4 && buf[0] == 'P' && buf[1] == 'K' && ncz_map_sniff(path)) {
+        model->impl = NC_FORMATX_NCZARR;
+        model->format = NC_FORMAT_NETCDF4;
+        model->mode = NC_NETCDF4;
+        stat = NC_NOERR;
+    }
+#endif
     return stat;
 }

@@ -59,7 +59,14 @@
 
 /* ---- per-file state (NC4_file.fmt) --------------------------------------- */
 
+/* First member of NCZ_file/NCZ_grp/NCZ_var: which one a fmt pointer is
+ * (NC4_storage_ops.free_fmt gets only the pointer). */
+#define NCZ_KFILE 1
+#define NCZ_KGRP 2
+#define NCZ_KVAR 3
+
 typedef struct NCZ_file {
+    int kind;              /* NCZ_KFILE */
     NCZ_map *map;          /* the store; closed by zfile.c */
     int zarr_format;       /* 2 or 3 */
     int pure_zarr;         /* mode=zarr (or no NCZarr keys found): no _nczarr_* written */
@@ -77,11 +84,18 @@ typedef struct NCZ_file {
     size_t cache_size, cache_nelems;
     float cache_preemption;
     int nczarr_meta_dirty; /* superblock/group listings need rewriting */
+    /* Consolidated metadata (Z2's zmeta_store.c): the dict read at open
+     * (key without the leading '/' -> object), and the one collected for
+     * writing; NULL when not used. */
+    json_object *cons;
+    json_object *cons_out;
+    int created;           /* this handle created the store (abort removes it) */
 } NCZ_file;
 
 /* ---- per-group state (NC4_grp.fmt) ---------------------------------------- */
 
 typedef struct NCZ_grp {
+    int kind;              /* NCZ_KGRP */
     char *key;             /* "" for the root, "/g1", "/g1/g2" */
 } NCZ_grp;
 
@@ -101,6 +115,7 @@ typedef struct NCZ_codec_spec {
 /* ---- per-variable state (NC4_var.fmt) --------------------------------------- */
 
 typedef struct NCZ_var {
+    int kind;              /* NCZ_KVAR */
     char *key;             /* store key prefix: "/v", "/g1/v" */
     /* Storage layout. */
     int key_encoding;      /* NCZ_KEYS_V2 or NCZ_KEYS_DEFAULT */

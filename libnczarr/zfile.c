@@ -1,0 +1,561 @@
+/* zfile.c: create, open, enddef, sync, abort and close of Zarr stores.
+ *
+ * The path given is a URL ("file:///x.zarr#mode=nczarr,file", "s3://...")
+ * or a plain path to a store (found by libdispatch's sniffing).  Mode keys
+ * read here: nczarr | zarr (pure Zarr: no NCZarr keys written), v2 | v3,
+ * xarray | noxarray, consolidated; the storage keys (file, zip, s3) go to
+ * ncz_map_open.  Environment: NCZARR_CONSOLIDATED (any value but "0",
+ * "false", "no", "off") asks for consolidated metadata on write, as
+ * mode=consolidated does. */
+#include "config.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "ncdispatch.h"
+#include "netcdf_meta.h"
+#include "zmeta.h"
+
+/* ---- the fmt states ---------------------------------------------------------- */
+
+static void
+free_fmt(NC4_file *f, void *fmt)
+{
+    int kind = fmt ? *(int *)fmt : 0;
+    (void)f;
+    if (kind == NCZ_KVAR) {
+        NCZ_var *zv = fmt;
+        ncz_var_data_free(zv);
+        free(zv->key);
+        free(zv->transpose);
+        free(zv->inner_chunks);
+        ncz_codec_specs_free(&zv->codecs, &zv->ncodecs);
+        ncz_codec_specs_free(&zv->index_codecs, &zv->nindex_codecs);
+        ncz_codec_specs_free(&zv->inner_codecs, &zv->ninner_codecs);
+        free(zv);
+    } else if (kind == NCZ_KGRP) {
+        NCZ_grp *zg = fmt;
+        free(zg->key);
+        free(zg);
+    } else if (kind == NCZ_KFILE) {
+        NCZ_file *zf = fmt;
+        ncz_meta_free(zf);
+        free(zf->modelist);
+        free(zf);
+    }
+}
+
+static int
+check_chunking(NC4_file *f, NC4_var *var, const size_t *chunks)
+{
+    size_t bytes = nc4_type_size(f, var->xtype);
+    (void)f;
+    if (var->xtype == NC_STRING && ncz_var(var))
+        bytes = ncz_var(var)->maxstrlen ? ncz_var(var)->maxstrlen : NCZ_MAXSTR_DEFAULT;
+    for (int i = 0; chunks && i < var->ndims; i++) {
+        if (chunks[i] == 0 || bytes > ((size_t)1 << 34) / chunks[i])
+            return NC_EBADCHUNK;
+        bytes *= chunks[i];
+    }
+    return NC_NOERR;
+}
+
+static const NC4_storage_ops ncz_ops = {
+    .check_chunking = check_chunking,
+    .check_filter = ncz_check_filter,
+    .free_fmt = free_fmt,
+};
+
+/* ---- URL pieces ------------------------------------------------------------------ */
+
+/* Split "url#frag" into the URL and the mode list (value of mode=, also
+ * bare keys like "#zarr").  Both malloc'ed. */
+static int
+split_url(const char *path, char **urlp, char **modesp)
+{
+    const char *hash = strchr(path, '#');
+    size_t ulen = hash ? (size_t)(hash - path) : strlen(path);
+    char *url = malloc(ulen + 1), *modes = NULL;
+    if (url == NULL)
+        return NC_ENOMEM;
+    memcpy(url, path, ulen);
+    url[ulen] = '\0';
+    if (hash) {
+        /* Collect every "mode=a,b" and bare key into one comma list. */
+        size_t cap = strlen(hash) + 1, n = 0;
+        const char *p = hash + 1;
+        if ((modes = calloc(1, cap)) == NULL) {
+            free(url);
+            return NC_ENOMEM;
+        }
+        while (*p) {
+            const char *amp = strchr(p, '&');
+            size_t plen = amp ? (size_t)(amp - p) : strlen(p);
+            const char *v = p;
+            size_t vlen = plen;
+            if (plen >= 5 && strncmp(p, "mode=", 5) == 0) {
+                v = p + 5;
+                vlen = plen - 5;
+            } else if (memchr(p, '=', plen)) {
+                vlen = 0; /* other key=value pairs are not modes */
+            }
+            if (vlen) {
+                if (n)
+                    modes[n++] = ',';
+                memcpy(modes + n, v, vlen);
+                n += vlen;
+                modes[n] = '\0';
+            }
+            if (!amp)
+                break;
+            p = amp + 1;
+        }
+    }
+    *urlp = url;
+    *modesp = modes;
+    return NC_NOERR;
+}
+
+static int
+has_mode(const char *list, const char *word)
+{
+    size_t wl = strlen(word);
+    for (const char *p = list; p && *p;) {
+        const char *e = strchr(p, ',');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        if (l == wl && strncasecmp(p, word, wl) == 0)
+            return 1;
+        if (!e)
+            break;
+        p = e + 1;
+    }
+    return 0;
+}
+
+static int
+env_consolidated(void)
+{
+    const char *e = getenv("NCZARR_CONSOLIDATED");
+    if (e == NULL)
+        return 0;
+    return !(strcmp(e, "0") == 0 || strcasecmp(e, "false") == 0 || strcasecmp(e, "no") == 0 ||
+             strcasecmp(e, "off") == 0);
+}
+
+/* The provenance string written to new stores. */
+static char *
+make_ncproperties(void)
+{
+    char buf[128];
+    snprintf(buf, sizeof buf, "version=2,netcdf=%s,nczarr=%s", NC_VERSION, NCZ_NCZARR_VERSION);
+    return strdup(buf);
+}
+
+/* New file state and model for ncid; modes parsed. */
+static int
+new_file(int ncid, int mode, const char *path, NC4_file **fp, char **urlp)
+{
+    NC *nc;
+    NC4_file *f = NULL;
+    NCZ_file *zf;
+    NCZ_grp *zg;
+    char *url = NULL, *modes = NULL;
+    int stat;
+
+    if ((stat = NC_check_id(ncid, &nc)))
+        return stat;
+    if ((stat = split_url(path, &url, &modes)))
+        return stat;
+    if ((stat = nc4_file_new(nc, nc->ext_ncid, mode, NC_FORMATX_NCZARR, &ncz_ops, &f)))
+        goto fail;
+    if ((zf = calloc(1, sizeof(*zf))) == NULL || (zg = ncz_grp_state_new()) == NULL) {
+        free(zf);
+        stat = NC_ENOMEM;
+        goto fail;
+    }
+    zf->kind = NCZ_KFILE;
+    f->fmt = zf;
+    zg->kind = NCZ_KGRP;
+    f->root->fmt = zg;
+    if ((zg->key = strdup("")) == NULL) {
+        stat = NC_ENOMEM;
+        goto fail;
+    }
+    zf->modelist = modes;
+    modes = NULL;
+    zf->zarr_format = has_mode(zf->modelist, "v3") ? 3 : 2;
+    zf->pure_zarr = has_mode(zf->modelist, "zarr") && !has_mode(zf->modelist, "nczarr");
+    zf->xarray = !has_mode(zf->modelist, "noxarray");
+    zf->write_consolidated = has_mode(zf->modelist, "consolidated") || env_consolidated();
+    zf->dimsep = '.';
+    zf->default_maxstrlen = NCZ_MAXSTR_DEFAULT;
+    nc4_get_default_cache(&zf->cache_size, &zf->cache_nelems, &zf->cache_preemption);
+    f->is_netcdf4 = 1;
+    f->superblock = 0;
+    *fp = f;
+    *urlp = url;
+    return NC_NOERR;
+fail:
+    if (f)
+        nc4_file_free(f);
+    nc->dispatchdata = NULL;
+    free(url);
+    free(modes);
+    return stat;
+}
+
+int
+NCZ_create(const char *path, int cmode, size_t initialsz, int basepe, size_t *chunksizehintp,
+           void *parameters, const NC_Dispatch *table, int ncid)
+{
+    NC4_file *f = NULL;
+    NCZ_file *zf;
+    char *url = NULL;
+    int stat, mmode;
+
+    (void)initialsz; (void)basepe; (void)chunksizehintp; (void)parameters; (void)table;
+    if (cmode & (NC_MMAP | NC_64BIT_OFFSET | NC_64BIT_DATA | NC_INMEMORY | NC_DISKLESS))
+        return NC_EINVAL;
+    if ((stat = new_file(ncid, cmode | NC_WRITE | NC_NETCDF4, path, &f, &url)))
+        return stat;
+    zf = ncz_file(f);
+    mmode = NCZ_MAP_WRITE | NCZ_MAP_CREATE | ((cmode & NC_NOCLOBBER) ? 0 : NCZ_MAP_CLOBBER);
+    if ((stat = ncz_map_open(url, zf->modelist, mmode, &zf->map)))
+        goto fail;
+    zf->created = 1;
+    f->indef = 1;
+    f->dirty = 1;
+    if (!zf->pure_zarr && (f->ncproperties = make_ncproperties()) == NULL) {
+        stat = NC_ENOMEM;
+        goto fail;
+    }
+    free(url);
+    return NC_NOERR;
+fail:
+    if (zf->map)
+        zf->map->ops->close(zf->map, 0);
+    zf->map = NULL;
+    if (f->nc)
+        f->nc->dispatchdata = NULL;
+    nc4_file_free(f);
+    free(url);
+    return stat == NC_ENOOBJECT ? ENOENT : stat;
+}
+
+int
+NCZ_open(const char *path, int mode, int basepe, size_t *chunksizehintp, void *parameters,
+         const NC_Dispatch *table, int ncid)
+{
+    NC4_file *f = NULL;
+    NCZ_file *zf;
+    char *url = NULL;
+    json_object *root3 = NULL;
+    int stat;
+
+    (void)basepe; (void)chunksizehintp; (void)parameters; (void)table;
+    if (mode & (NC_MMAP | NC_INMEMORY | NC_DISKLESS))
+        return NC_EINVAL;
+    if ((stat = new_file(ncid, mode | NC_NETCDF4, path, &f, &url)))
+        return stat;
+    zf = ncz_file(f);
+    f->readonly = zf->readonly = (mode & NC_WRITE) == 0;
+    if ((stat = ncz_map_open(url, zf->modelist, f->readonly ? NCZ_MAP_READ : NCZ_MAP_WRITE, &zf->map)))
+        goto fail;
+    /* Format: what the store holds, unless the mode forces one. */
+    if (!has_mode(zf->modelist, "v2")) {
+        stat = ncz_json_read(zf->map, "/zarr.json", &root3);
+        if (stat == NC_NOERR)
+            zf->zarr_format = 3;
+        else if (stat != NC_EEMPTY && stat != NC_ENCZARR)
+            goto fail;
+        else if (stat == NC_ENCZARR && !has_mode(zf->modelist, "v3"))
+            stat = NC_NOERR; /* a broken zarr.json next to v2 metadata */
+        else if (stat == NC_ENCZARR)
+            goto fail;
+        if (stat == NC_EEMPTY && zf->zarr_format == 3) {
+            stat = NC_ENOTZARR;
+            goto fail;
+        }
+    }
+    if (zf->zarr_format == 3)
+        zf->dimsep = '/';
+    if ((stat = ncz_meta_load_consolidated(f, root3)))
+        goto fail;
+    if (zf->consolidated && !f->readonly)
+        zf->write_consolidated = 1; /* keep it in step with the store */
+    stat = zf->zarr_format == 3 ? ncz_v3_read(f, root3) : ncz_v2_read(f);
+    if (stat)
+        goto fail;
+    /* What was read is as stored; nothing to write back until changed. */
+    f->dirty = 0;
+    for (size_t i = 0; i < f->ngrps; i++) {
+        f->grps[i]->dirty = f->grps[i]->atts_dirty = 0;
+        for (size_t j = 0; j < f->grps[i]->vars.n; j++) {
+            NC4_var *v = (NC4_var *)f->grps[i]->vars.items[j];
+            v->dirty = v->atts_dirty = 0;
+        }
+    }
+    for (size_t i = 0; i < f->ndims; i++)
+        f->dims[i]->dirty = 0;
+    json_object_put(root3);
+    free(url);
+    return NC_NOERR;
+fail:
+    json_object_put(root3);
+    if (zf->map)
+        zf->map->ops->close(zf->map, 0);
+    zf->map = NULL;
+    if (f->nc)
+        f->nc->dispatchdata = NULL;
+    nc4_file_free(f);
+    free(url);
+    if (stat == NC_ENOOBJECT)
+        stat = ENOENT;
+    return stat;
+}
+
+/* ---- enddef, sync, close ---------------------------------------------------------- */
+
+/* Settle what a new variable's storage needs before data can flow. */
+static int
+prepare_var(NC4_file *f, NC4_var *var)
+{
+    NCZ_var *zv = ncz_var(var);
+    int stat;
+    if (zv == NULL) {
+        NCZ_grp *zg = ncz_grp(var->grp);
+        if ((zv = ncz_var_state_new(f, var)) == NULL)
+            return NC_ENOMEM;
+        zv->kind = NCZ_KVAR;
+        var->fmt = zv;
+        if ((stat = ncz_key_join(zg->key, var->hdr.name, &zv->key)))
+            return stat;
+    }
+    if (!var->created) {
+        /* Zarr stores every array in chunks; contiguous/compact become one
+         * chunk the size of the dims (unlimited: 1 until it grows), as
+         * upstream. */
+        if (var->storage != NC_CHUNKED || var->chunksizes == NULL) {
+            free(var->chunksizes);
+            var->chunksizes = NULL;
+            if (var->ndims && (var->chunksizes = calloc((size_t)var->ndims, sizeof(size_t))) == NULL)
+                return NC_ENOMEM;
+            if (var->storage != NC_CHUNKED)
+                for (int i = 0; i < var->ndims; i++)
+                    var->chunksizes[i] = var->dims[i]->unlimited || var->dims[i]->len == 0
+                                             ? 1 : var->dims[i]->len;
+            var->storage = NC_CHUNKED;
+        }
+        if (ncz_chunk_nelems(var) == 0 && var->ndims && (stat = nc4_default_chunks(f, var)))
+            return stat;
+        zv->bigendian = var->endianness == NC_ENDIAN_BIG;
+        if (var->xtype == NC_STRING && zv->maxstrlen == 0)
+            zv->maxstrlen = zv->typesize = ncz_file(f)->default_maxstrlen;
+        var->meta_locked = 1;
+    }
+    return NC_NOERR;
+}
+
+static int
+write_metadata(NC4_file *f)
+{
+    NCZ_file *zf = ncz_file(f);
+    int stat;
+    for (size_t i = 0; i < f->ngrps; i++) {
+        NC4_grp *g = f->grps[i];
+        if (g->fmt == NULL) {
+            NCZ_grp *zg = ncz_grp_state_new();
+            NCZ_grp *zp = ncz_grp(g->parent);
+            if (zg == NULL)
+                return NC_ENOMEM;
+            zg->kind = NCZ_KGRP;
+            g->fmt = zg;
+            if ((stat = ncz_key_join(zp->key, g->hdr.name, &zg->key)))
+                return stat;
+        }
+        for (size_t j = 0; j < g->vars.n; j++)
+            if ((stat = prepare_var(f, (NC4_var *)g->vars.items[j])))
+                return stat;
+    }
+    stat = zf->zarr_format == 3 ? ncz_v3_write(f) : ncz_v2_write(f);
+    if (stat == NC_NOERR) {
+        f->dirty = 0;
+        for (size_t i = 0; i < f->ndims; i++)
+            f->dims[i]->dirty = 0;
+    }
+    return stat;
+}
+
+/* Anything to write: model changes or grown unlimited dims. */
+static int
+needs_write(NC4_file *f)
+{
+    if (f->dirty)
+        return 1;
+    for (size_t i = 0; i < f->ngrps; i++) {
+        NC4_grp *g = f->grps[i];
+        if (g->dirty || g->atts_dirty || !g->created)
+            return 1;
+        for (size_t j = 0; j < g->vars.n; j++) {
+            NC4_var *v = (NC4_var *)g->vars.items[j];
+            if (v->dirty || v->atts_dirty || !v->created || (v->fmt && ncz_var(v)->meta_dirty))
+                return 1;
+        }
+    }
+    for (size_t i = 0; i < f->ndims; i++)
+        if (f->dims[i]->dirty)
+            return 1;
+    return 0;
+}
+
+int
+ncz_enddef(NC4_file *f)
+{
+    int stat = NC_NOERR;
+    if (!f->readonly && needs_write(f))
+        stat = write_metadata(f);
+    if (stat == NC_NOERR) {
+        f->indef = 0;
+        f->explicit_redef = 0;
+        ncz_file(f)->created = 0; /* an abort from now on keeps the store */
+    }
+    return stat;
+}
+
+static int
+flush_data(NC4_file *f)
+{
+    int stat = NC_NOERR;
+    for (size_t i = 0; i < f->ngrps; i++) {
+        NC4_grp *g = f->grps[i];
+        for (size_t j = 0; j < g->vars.n; j++) {
+            NC4_var *v = (NC4_var *)g->vars.items[j];
+            if (v->fmt && v->created) {
+                int s = ncz_var_flush(f, v);
+                if (s && stat == NC_NOERR)
+                    stat = s;
+            }
+        }
+    }
+    return stat;
+}
+
+int
+ncz_sync_file(NC4_file *f)
+{
+    int stat = flush_data(f);
+    if (stat == NC_NOERR && !f->readonly && needs_write(f))
+        stat = write_metadata(f);
+    return stat;
+}
+
+int
+NCZ_redef(int ncid)
+{
+    NC4_file *f;
+    int stat;
+    if ((stat = nc4_find_grp(ncid, &f, NULL)))
+        return stat;
+    if (f->indef)
+        return f->classic_model ? NC_EINDEFINE : NC_NOERR;
+    if (f->readonly)
+        return NC_EPERM;
+    f->indef = 1;
+    f->explicit_redef = 1;
+    return NC_NOERR;
+}
+
+int
+NCZ__enddef(int ncid, size_t h_minfree, size_t v_align, size_t v_minfree, size_t r_align)
+{
+    NC4_file *f;
+    int stat;
+    (void)h_minfree; (void)v_align; (void)v_minfree; (void)r_align;
+    if ((stat = nc4_find_grp(ncid, &f, NULL)))
+        return stat;
+    if (!f->indef)
+        return NC_ENOTINDEFINE;
+    return ncz_enddef(f);
+}
+
+int
+NCZ_sync(int ncid)
+{
+    NC4_file *f;
+    int stat;
+    if ((stat = nc4_find_grp(ncid, &f, NULL)))
+        return stat;
+    if (f->readonly)
+        return NC_NOERR;
+    if (f->indef) {
+        if (f->classic_model)
+            return NC_EINDEFINE;
+        if ((stat = ncz_enddef(f)))
+            return stat;
+    }
+    return ncz_sync_file(f);
+}
+
+static int
+close_file(NC4_file *f, int abort_it)
+{
+    NCZ_file *zf = ncz_file(f);
+    int stat = NC_NOERR, s;
+    int remove_it = abort_it && zf->created;
+
+    if (!abort_it && !f->readonly) {
+        if (f->indef)
+            stat = ncz_enddef(f);
+        if (stat == NC_NOERR)
+            stat = ncz_sync_file(f);
+    }
+    /* Free the data state first (caches hold no map pointers past this). */
+    if (zf->map) {
+        s = zf->map->ops->close(zf->map, remove_it);
+        if (s && stat == NC_NOERR && !abort_it)
+            stat = s;
+        zf->map = NULL;
+    }
+    if (f->nc)
+        f->nc->dispatchdata = NULL;
+    nc4_file_free(f);
+    return stat;
+}
+
+int
+NCZ_abort(int ncid)
+{
+    NC4_file *f;
+    int stat;
+    if ((stat = nc4_find_grp(ncid, &f, NULL)))
+        return stat;
+    return close_file(f, 1);
+}
+
+int
+NCZ_close(int ncid, void *params)
+{
+    NC4_file *f;
+    NC4_grp *g;
+    int stat, is_group;
+    (void)params;
+    if ((stat = nc4_find_grp(ncid, &f, &g)))
+        return stat;
+    is_group = g->parent != NULL;
+    stat = close_file(f, 0);
+    return is_group ? NC_EBADGRPID : stat;
+}
+
+int
+NCZ_inq_format_extended(int ncid, int *formatp, int *modep)
+{
+    NC4_file *f;
+    int stat;
+    if ((stat = nc4_find_grp(ncid, &f, NULL)))
+        return stat;
+    if (formatp)
+        *formatp = NC_FORMATX_NCZARR;
+    if (modep)
+        *modep = (f->nc ? f->nc->mode : f->cmode) | NC_NETCDF4;
+    return NC_NOERR;
+}
