@@ -218,6 +218,11 @@ infer_type(json_object *v)
         for (size_t k = 0; k < n; k++) {
             json_object *e = json_object_array_get_idx(v, k);
             if (json_object_is_type(e, json_type_string)) {
+                double d;
+                if (is_special_float(json_object_get_string(e), &d)) {
+                    t = NC_DOUBLE; /* NaN/Infinity among numbers */
+                    continue;
+                }
                 anystr = 1;
                 if (json_object_get_string_len(e) != 1)
                     allchar1 = 0;

@@ -1,0 +1,15 @@
+# core_tests.cmake: the Zarr metadata part of libnczarr (dispatch, model,
+# NCZarr v2, pure Zarr v2, Zarr v3, consolidated metadata) - Z2's tests.
+nczarr_program(tst_zcore_model)
+set(_zc_dir ${CMAKE_CURRENT_BINARY_DIR}/zcore)
+file(MAKE_DIRECTORY ${_zc_dir})
+set(_zc_modes "nczarr,file" "zarr,file" "nczarr,file,consolidated" "zarr,file,noxarray")
+if(NETCDF_ENABLE_NCZARR_ZIP)
+  list(APPEND _zc_modes "nczarr,zip")
+endif()
+foreach(_m ${_zc_modes})
+  string(REPLACE "," "_" _n ${_m})
+  file(MAKE_DIRECTORY ${_zc_dir}/${_n})
+  add_test(NAME tst_zcore_model_${_n} COMMAND tst_zcore_model ${_zc_dir}/${_n} ${_m})
+  set_tests_properties(tst_zcore_model_${_n} PROPERTIES LABELS nczarr)
+endforeach()
