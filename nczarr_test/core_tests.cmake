@@ -13,3 +13,14 @@ foreach(_m ${_zc_modes})
   add_test(NAME tst_zcore_model_${_n} COMMAND tst_zcore_model ${_zc_dir}/${_n} ${_m})
   set_tests_properties(tst_zcore_model_${_n} PROPERTIES LABELS nczarr)
 endforeach()
+
+# Interop with zarr-python 2 and xarray, both directions (ctypes on our
+# library; skips with 77 without zarr-python or in sanitized builds).
+find_program(NC_PYTHON3 python3 PATHS /usr/bin NO_DEFAULT_PATH)
+if(NC_PYTHON3)
+  add_test(NAME tst_zcore_interop
+           COMMAND ${NC_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/tst_zcore_interop.py
+                   $<TARGET_FILE:netcdf> ${_zc_dir}/interop)
+  set_tests_properties(tst_zcore_interop PROPERTIES LABELS "nczarr;interop" SKIP_RETURN_CODE 77
+                       ENVIRONMENT "NC_SANITIZED=$<BOOL:${NETCDF_ENABLE_SANITIZERS}>")
+endif()
