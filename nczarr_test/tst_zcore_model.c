@@ -14,7 +14,7 @@
 #include "nctst.h"
 
 static char url[4096], dir[2048], mode[256];
-static int pure;
+static int pure, v3;
 
 static const char *
 store(const char *name)
@@ -85,7 +85,8 @@ test_types(void)
         snprintf(name, sizeof name, "v%d", (int)types[i]);
         OK(nc_inq_varid(ncid, name, &varid[i]));
         OK(nc_inq_vartype(ncid, varid[i], &t));
-        CHECK(t == types[i] || (pure && types[i] == NC_CHAR && t == NC_CHAR), "type of %s: %d", name, t);
+        /* Pure Zarr v3 has no char type: it reads back as ubyte. */
+        CHECK(t == types[i] || (pure && v3 && types[i] == NC_CHAR && t == NC_UBYTE), "type of %s: %d", name, t);
     }
     {
         double d2[4];
@@ -107,7 +108,10 @@ test_types(void)
         for (int i = 0; i < 4; i++)
             CHECK(strcmp(sback[i], strs[i]) == 0, "string %d: '%s'", i, sback[i]);
         nc_free_string(4, sback);
-        OK(nc_get_var_text(ncid, varid[1], txt));
+        if (pure && v3)
+            OK(nc_get_var_uchar(ncid, varid[1], (unsigned char *)txt));
+        else
+            OK(nc_get_var_text(ncid, varid[1], txt));
         CHECK(memcmp(txt, "wxyz", 4) == 0, "text data '%s'", txt);
 
         /* Attributes come back with their types (NCZarr) or inferred (pure). */
@@ -303,6 +307,7 @@ main(int argc, char **argv)
     snprintf(dir, sizeof dir, "%s", argv[1]);
     snprintf(mode, sizeof mode, "%s", argv[2]);
     pure = strstr(mode, "zarr") && !strstr(mode, "nczarr");
+    v3 = strstr(mode, "v3") != NULL;
     test_types();
     test_fill_unlimited();
     test_rename_groups();
