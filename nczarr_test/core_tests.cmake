@@ -24,3 +24,8 @@ if(NC_PYTHON3)
   set_tests_properties(tst_zcore_interop PROPERTIES LABELS "nczarr;interop" SKIP_RETURN_CODE 77
                        ENVIRONMENT "NC_SANITIZED=$<BOOL:${NETCDF_ENABLE_SANITIZERS}>")
 endif()
+
+# Hostile metadata: clean errors, no crash.
+nczarr_program(tst_zcore_bad)
+add_test(NAME tst_zcore_bad COMMAND tst_zcore_bad ${_zc_dir}/bad)
+set_tests_properties(tst_zcore_bad PROPERTIES LABELS nczarr)
