@@ -347,6 +347,7 @@ read_var(NC4_file *f, NC4_grp *g, const char *name)
         goto done;
     }
     if (rank) {
+        free(var->chunksizes); /* the model's zeroed array for unlimited dims */
         if ((var->chunksizes = malloc(rank * sizeof(size_t))) == NULL) {
             stat = NC_ENOMEM;
             goto done;

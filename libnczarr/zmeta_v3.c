@@ -152,6 +152,7 @@ read_array(NC4_file *f, NC4_grp *g, const char *name, json_object *node)
     if ((var->hdr.stored_name = strdup(name)) == NULL)
         return NC_ENOMEM;
     if (rank) {
+        free(var->chunksizes); /* the model's zeroed array for unlimited dims */
         if ((var->chunksizes = malloc(rank * sizeof(size_t))) == NULL)
             return NC_ENOMEM;
         memcpy(var->chunksizes, chunks, rank * sizeof(size_t));
