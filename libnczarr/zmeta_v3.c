@@ -187,7 +187,12 @@ read_array(NC4_file *f, NC4_grp *g, const char *name, json_object *node)
     var->endianness = zv->bigendian ? NC_ENDIAN_BIG : NC_ENDIAN_LITTLE;
     if (nc4_type_size(f, xtype) <= 1 || xtype == NC_STRING)
         var->endianness = NC_ENDIAN_NATIVE;
-    return ncz_fill_decode(f, var, ncz_json_get(node, "fill_value"), 1);
+    if ((stat = ncz_fill_decode(f, var, ncz_json_get(node, "fill_value"), 1)))
+        return stat;
+    /* v3 always names a fill value; NCZarr notes a netCDF no-fill array. */
+    if (ncz_json_get(jnc, "no_fill"))
+        var->no_fill = 1;
+    return NC_NOERR;
 }
 
 static int
@@ -516,7 +521,8 @@ write_array(NC4_file *f, NC4_var *var, json_object **nodep)
             free(fqn);
         }
         if (stat || ncz_json_add(jn, "dimension_references", jr) ||
-            (var->xtype == NC_CHAR && ncz_json_add(jn, "type_alias", json_object_new_string("char")))) {
+            (var->xtype == NC_CHAR && ncz_json_add(jn, "type_alias", json_object_new_string("char"))) ||
+            (var->no_fill && ncz_json_add(jn, "no_fill", json_object_new_int(1)))) {
             json_object_put(jn);
             stat = NC_ENOMEM;
             goto fail;

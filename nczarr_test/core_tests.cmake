@@ -3,9 +3,10 @@
 nczarr_program(tst_zcore_model)
 set(_zc_dir ${CMAKE_CURRENT_BINARY_DIR}/zcore)
 file(MAKE_DIRECTORY ${_zc_dir})
-set(_zc_modes "nczarr,file" "zarr,file" "nczarr,file,consolidated" "zarr,file,noxarray")
+set(_zc_modes "nczarr,file" "zarr,file" "nczarr,file,consolidated" "zarr,file,noxarray"
+  "nczarr,v3,file" "zarr,v3,file" "nczarr,v3,file,consolidated")
 if(NETCDF_ENABLE_NCZARR_ZIP)
-  list(APPEND _zc_modes "nczarr,zip")
+  list(APPEND _zc_modes "nczarr,zip" "zarr,zip" "nczarr,v3,zip")
 endif()
 foreach(_m ${_zc_modes})
   string(REPLACE "," "_" _n ${_m})
