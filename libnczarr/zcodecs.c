@@ -10,7 +10,9 @@
  *   transpose {order}, bytes {endian}, sharding_indexed {chunk_shape,
  *   codecs, index_codecs, index_location}, vlen-utf8 (strings);
  *   gzip {level}, zstd {level, checksum}, blosc {cname, clevel, shuffle
- *   ("noshuffle"/"shuffle"/"bitshuffle"), typesize, blocksize}, crc32c.
+ *   ("noshuffle"/"shuffle"/"bitshuffle"), typesize, blocksize}, crc32c;
+ *   numcodecs.shuffle/bz2/fletcher32/zlib (zarr-python 3's names for
+ *   numcodecs codecs) as in v2.
  * Unknown codecs are kept (hdf5id 0, JSON written back unchanged); reading
  * their data is NC_ENOFILTER.
  */
@@ -430,9 +432,10 @@ ncz_codecs_to_json_v2(NC4_file *f, NC4_var *var, json_object **filtersp, json_ob
 int
 ncz_check_filter(NC4_file *f, NC4_var *var, unsigned int id, size_t nparams, const unsigned int *params)
 {
-    (void)f;
     if (!codec_ok_for(var, id))
         return NC_ENOFILTER;
+    if (f != NULL && f->fmt != NULL && ncz_file(f)->zarr_format == 3 && id == NCF_ID_SZIP)
+        return NC_ENOFILTER; /* no v3 codec carries szip */
     if (id == NCF_ID_BLOSC && nparams >= 7 && params != NULL && params[6] >= NBLOSC)
         return NC_EINVAL;
     if (id == NCF_ID_SZIP && nparams < 2)
@@ -608,7 +611,10 @@ v3_list(NC4_var *var, json_object *codecs, int top, NCZ_codec_spec **vp, size_t 
             }
             if ((stat = push_spec(&v, &n, &cap, &s)))
                 break;
-            stat = spec_from(var, name, c, conf, 1, s);
+            if (strncmp(name, "numcodecs.", 10) == 0 && strcmp(name + 10, "blosc") != 0)
+                stat = spec_from(var, name + 10, c, conf, 0, s);
+            else
+                stat = spec_from(var, name, c, conf, 1, s);
             if (stat == NC_ENOFILTER)
                 stat = NC_NOERR, s->hdf5id = 0;
         }
@@ -680,8 +686,17 @@ v3_codec_json(const NC4_var *var, unsigned id, size_t np, const unsigned *p)
         name = "gzip";
         jadd_int(conf, "level", np >= 1 ? p[0] : 6);
         break;
-    case 0: /* crc32c */
-        name = "crc32c";
+    /* No core v3 codec: zarr-python 3's numcodecs.* names. */
+    case NCF_ID_SHUFFLE:
+        name = "numcodecs.shuffle";
+        jadd_int(conf, "elementsize", np >= 1 && p[0] ? p[0] : (long long)ncz_var(var)->typesize);
+        break;
+    case NCF_ID_BZIP2:
+        name = "numcodecs.bz2";
+        jadd_int(conf, "level", np >= 1 ? p[0] : 9);
+        break;
+    case NCF_ID_FLETCHER32:
+        name = "numcodecs.fletcher32";
         break;
     default:
         break;
@@ -723,12 +738,15 @@ v3_rebuild(NC4_var *var, NCZ_codec_spec **vp, size_t *np)
         json_object *o;
         NCZ_codec_spec *s;
         unsigned id = fl->id;
-        if (id == NCF_ID_SHUFFLE || id == NCF_ID_FLETCHER32)
-            return NC_ENOFILTER; /* no v3 codec for them */
-        if ((o = v3_codec_json(var, id, fl->nparams, fl->params)) == NULL)
-            return NC_ENOFILTER;
-        if ((stat = push_spec(&v, &n, &cap, &s)) == NC_NOERR)
-            stat = spec_from(var, jstr(o, "name"), o, jget(o, "configuration"), 1, s);
+        if ((o = v3_codec_json(var, id, fl->nparams, fl->params)) == NULL) {
+            stat = NC_ENOFILTER;
+            break;
+        }
+        if ((stat = push_spec(&v, &n, &cap, &s)) == NC_NOERR) {
+            const char *nm = jstr(o, "name");
+            int plain = strncmp(nm, "numcodecs.", 10) == 0;
+            stat = spec_from(var, plain ? nm + 10 : nm, o, jget(o, "configuration"), !plain, s);
+        }
         json_object_put(o);
     }
     if (stat) {

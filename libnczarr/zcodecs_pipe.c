@@ -34,6 +34,7 @@ struct ncz_pipe {
     int rank;
     size_t *shape;      /* rank entries (chunk shape, C order) */
     int *perm;          /* transpose order, or NULL */
+    int vlen;           /* vlen-utf8 strings held fixed-width in memory */
     ncf_chain *head;    /* the leading HDF5-filter run, or NULL */
     size_t nsteps;      /* steps after the head */
     step *steps;
@@ -157,7 +158,7 @@ is_crc(const NCZ_codec_spec *s)
 }
 
 int
-ncz_pipe_create(const NCZ_codec_spec *codecs, size_t n, size_t typesize, int swap, int rank,
+ncz_pipe_create(const NCZ_codec_spec *codecs, size_t n, size_t typesize, int swap, int vlen, int rank,
                 const size_t *shape, const int *perm, ncz_pipe **pp)
 {
     ncz_pipe *p;
@@ -167,7 +168,8 @@ ncz_pipe_create(const NCZ_codec_spec *codecs, size_t n, size_t typesize, int swa
     if ((p = calloc(1, sizeof(*p))) == NULL)
         return NC_ENOMEM;
     p->typesize = typesize;
-    p->swap = swap && (typesize == 2 || typesize == 4 || typesize == 8);
+    p->vlen = vlen;
+    p->swap = !vlen && swap && (typesize == 2 || typesize == 4 || typesize == 8);
     p->rank = rank;
     if (perm != NULL)
         for (int d = 0; d < rank; d++)
@@ -188,7 +190,8 @@ ncz_pipe_create(const NCZ_codec_spec *codecs, size_t n, size_t typesize, int swa
             ncz_pipe_free(p);
             return NC_ENOFILTER;
         }
-    while (nhead < n && !is_gzip(&codecs[nhead]) && !is_crc(&codecs[nhead]))
+    /* With vlen-utf8 the decoded byte count is unknown: no head chain. */
+    while (!vlen && nhead < n && !is_gzip(&codecs[nhead]) && !is_crc(&codecs[nhead]))
         nhead++;
     if (nhead > 0) {
         ncf_filter_spec sp[32];
@@ -250,7 +253,7 @@ ncz_pipe_create(const NCZ_codec_spec *codecs, size_t n, size_t typesize, int swa
 int
 ncz_pipe_is_raw(const ncz_pipe *p)
 {
-    return p->head == NULL && p->nsteps == 0 && !p->swap && p->perm == NULL;
+    return p->head == NULL && p->nsteps == 0 && !p->swap && p->perm == NULL && !p->vlen;
 }
 
 /* ---- byte order and transpose -------------------------------------------------- */
@@ -322,6 +325,54 @@ transpose(const ncz_pipe *p, int decode, const unsigned char *src, unsigned char
             idx[i] = 0;
         }
     }
+}
+
+/* ---- vlen-utf8 ------------------------------------------------------------------------ */
+
+/* Fixed-width (w bytes, NUL-padded) -> vlen-utf8 bytes. */
+static int
+vlen_encode(const unsigned char *src, size_t n, size_t w, unsigned char **outp, size_t *outlenp)
+{
+    size_t total = 4, pos = 4;
+    unsigned char *out;
+    for (size_t i = 0; i < n; i++)
+        total += 4 + strnlen((const char *)src + i * w, w);
+    if (n > 0xffffffffu || total > 0xffffffffu)
+        return NC_EINVAL;
+    if ((out = malloc(total)) == NULL)
+        return NC_ENOMEM;
+    ncf_put_le32(out, (uint32_t)n);
+    for (size_t i = 0; i < n; i++) {
+        size_t l = strnlen((const char *)src + i * w, w);
+        ncf_put_le32(out + pos, (uint32_t)l);
+        memcpy(out + pos + 4, src + i * w, l);
+        pos += 4 + l;
+    }
+    *outp = out;
+    *outlenp = total;
+    return NC_NOERR;
+}
+
+/* vlen-utf8 bytes -> n fixed-width items (cut to w); every length checked. */
+static int
+vlen_decode(const unsigned char *src, size_t len, size_t n, size_t w, unsigned char *dst)
+{
+    size_t pos = 4;
+    if (len < 4 || ncf_le32(src) != n)
+        return NC_EFILTER;
+    memset(dst, 0, n * w);
+    for (size_t i = 0; i < n; i++) {
+        size_t l;
+        if (len - pos < 4)
+            return NC_EFILTER;
+        l = ncf_le32(src + pos);
+        pos += 4;
+        if (l > len - pos)
+            return NC_EFILTER;
+        memcpy(dst + i * w, src + pos, l < w ? l : w);
+        pos += l;
+    }
+    return NC_NOERR;
 }
 
 /* ---- decode / encode --------------------------------------------------------------- */
@@ -415,7 +466,7 @@ ncz_pipe_decode(const ncz_pipe *p, const void *src, size_t srclen, void *dst, si
         unsigned char *out;
         size_t outlen;
         int owned;
-        size_t want = (i == 0 && p->head == NULL) ? dstlen : 0;
+        size_t want = (i == 0 && p->head == NULL && !p->vlen) ? dstlen : 0;
         if ((stat = step_decode(&p->steps[i], cur, len, want, limit, &out, &outlen, &owned)))
             goto done;
         if (owned) {
@@ -427,6 +478,9 @@ ncz_pipe_decode(const ncz_pipe *p, const void *src, size_t srclen, void *dst, si
     }
     if (p->head != NULL) {
         if ((stat = ncf_chain_decode(p->head, 0, cur, len, target, dstlen)))
+            goto done;
+    } else if (p->vlen) {
+        if ((stat = vlen_decode(cur, len, dstlen / p->typesize, p->typesize, target)))
             goto done;
     } else {
         if (len != dstlen) {
@@ -465,7 +519,10 @@ ncz_pipe_encode(const ncz_pipe *p, const void *src, size_t srclen, void **outp, 
             swap_bytes(pre, srclen / p->typesize, p->typesize);
         src = pre;
     }
-    if (p->head != NULL) {
+    if (p->vlen) {
+        if ((stat = vlen_encode(src, srclen / p->typesize, p->typesize, &cur, &len)))
+            goto done;
+    } else if (p->head != NULL) {
         unsigned mask = 0;
         void *out = NULL;
         if ((stat = ncf_chain_encode(p->head, src, srclen, &out, &len, &mask)))

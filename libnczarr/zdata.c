@@ -146,12 +146,16 @@ setup(NC4_file *f, NC4_var *var, zvdata **dp)
         *dp = d;
         return NC_NOERR;
     }
-    if (zv->vlen_utf8)
-        return NC_ENOFILTER; /* variable-length strings: not supported by this data path */
     if (var->xtype > NC_STRING)
         return NC_EBADTYPE;
     if (var->ndims > 0 && var->chunksizes == NULL)
         return NC_ENCZARR;
+    if (zv->typesize == 0 && var->xtype == NC_STRING && zv->vlen_utf8) {
+        /* v3 strings carry no width: held at the file's string width. */
+        NCZ_file *zf = ncz_file(f);
+        zv->typesize = zv->maxstrlen ? zv->maxstrlen
+                       : zf && zf->default_maxstrlen ? zf->default_maxstrlen : NCZ_MAXSTR_DEFAULT;
+    }
     if (zv->typesize == 0)
         return NC_ENCZARR;
     if ((d = calloc(1, sizeof(*d))) == NULL)
@@ -199,7 +203,7 @@ setup(NC4_file *f, NC4_var *var, zvdata **dp)
         permp = zv->transpose ? zv->transpose : permp;
     if ((stat = ncz_pipe_create(codecs, ncodecs, d->esize,
                                 zv->bigendian && var->xtype != NC_STRING && var->xtype != NC_CHAR,
-                                d->rank, pshape, permp, &d->pipe)))
+                                zv->vlen_utf8 && var->xtype == NC_STRING, d->rank, pshape, permp, &d->pipe)))
         goto fail;
     if (zv->sharded) {
         int crc = zv->nindex_codecs > 0;

@@ -14,8 +14,11 @@ typedef struct ncz_pipe ncz_pipe;
  * typesize: bytes per element; swap: the stored byte order is not the
  * machine's (applied to 2/4/8-byte elements); rank/shape/perm: the chunk's
  * shape and a transpose order (NULL: none; v2 order F is the reversed
- * axes).  NC_ENOFILTER if some codec cannot run here. */
-int ncz_pipe_create(const NCZ_codec_spec *codecs, size_t n, size_t typesize, int swap, int rank,
+ * axes).  vlen: the chunk holds fixed-width strings of typesize bytes
+ * (NUL-padded) stored with the vlen-utf8 codec (u32 count, then u32 length
+ * + bytes per item; longer stored strings are cut to typesize on read).
+ * NC_ENOFILTER if some codec cannot run here. */
+int ncz_pipe_create(const NCZ_codec_spec *codecs, size_t n, size_t typesize, int swap, int vlen, int rank,
                     const size_t *shape, const int *perm, ncz_pipe **pp);
 void ncz_pipe_free(ncz_pipe *p);
 /* 1 when stored bytes are the chunk as it is in memory (no codec at all). */

@@ -1,0 +1,29 @@
+# data_tests.cmake: the Zarr data path (Z3) - chunk keys, codecs and their
+# chains, shards, the write-back cache, conversions; interop with
+# zarr-python 2 (Debian python3-zarr) and, for Zarr v3 and sharding, zarrita
+# from npm (installed into the build tree at test time; skips when absent).
+
+# White-box: crc32c, keys, strided copies, codec pipes, shards (hostile too).
+pkg_check_modules(ZDATA_JSONC REQUIRED IMPORTED_TARGET json-c)
+add_executable(tst_zdata_units tst_zdata_units.c)
+target_link_libraries(tst_zdata_units PRIVATE nctst Threads::Threads PkgConfig::ZDATA_JSONC)
+target_include_directories(tst_zdata_units PRIVATE ${CMAKE_SOURCE_DIR}/libnczarr
+  ${CMAKE_SOURCE_DIR}/libsrc4 ${NCF_CODEC_DIR})
+add_test(NAME tst_zdata_units COMMAND tst_zdata_units)
+set_tests_properties(tst_zdata_units PROPERTIES LABELS nczarr)
+
+# Round trips through the public API on each layout and storage.
+nczarr_program(tst_zdata_rt)
+set(_zrt_dir ${CMAKE_CURRENT_BINARY_DIR}/zdata_rt)
+file(MAKE_DIRECTORY ${_zrt_dir})
+foreach(m "nczarr,file" "zarr,file" "zarr,v3,file")
+  string(REPLACE "," "_" _n "${m}")
+  add_test(NAME tst_zdata_rt_${_n} COMMAND tst_zdata_rt ${_zrt_dir}/${_n} ${m})
+  set_tests_properties(tst_zdata_rt_${_n} PROPERTIES LABELS nczarr)
+  file(MAKE_DIRECTORY ${_zrt_dir}/${_n})
+endforeach()
+if(NETCDF_ENABLE_NCZARR_ZIP)
+  add_test(NAME tst_zdata_rt_nczarr_zip COMMAND tst_zdata_rt ${_zrt_dir}/nczarr_zip "nczarr,zip")
+  file(MAKE_DIRECTORY ${_zrt_dir}/nczarr_zip)
+  set_tests_properties(tst_zdata_rt_nczarr_zip PROPERTIES LABELS nczarr)
+endif()

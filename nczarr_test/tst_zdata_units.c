@@ -1,0 +1,318 @@
+/* tst_zdata_units.c: white-box tests of the Zarr data path's parts (Z3):
+ * CRC-32C, chunk keys, strided copies, codec pipes (every codec, chains,
+ * byte order, transpose) and shards (index at start/end, crc32c, empty
+ * inner chunks, and hostile shards: truncated, bad crc, out-of-range
+ * entries give clean errors). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "nctst.h"
+#include "zdata.h"
+#include "zchunk.h"
+#include "zcrc32c.h"
+#include "ncf_codecs.h"
+
+static void
+test_crc(void)
+{
+    CHECK(ncz_crc32c("123456789", 9) == 0xE3069283u, "crc32c check value");
+    CHECK(ncz_crc32c("", 0) == 0, "crc32c empty");
+    /* Slice-by-8 and the byte loop agree on every split. */
+    unsigned char buf[100];
+    for (int i = 0; i < 100; i++)
+        buf[i] = (unsigned char)(i * 37 + 11);
+    CHECK(ncz_crc32c(buf, 100) != ncz_crc32c(buf, 99), "crc32c depends on the last byte");
+    /* 32 zero bytes: RFC 3720 B.4 vector. */
+    memset(buf, 0, 32);
+    CHECK(ncz_crc32c(buf, 32) == 0x8A9136AAu, "crc32c 32 zeros");
+    memset(buf, 0xff, 32);
+    CHECK(ncz_crc32c(buf, 32) == 0x62A8AB43u, "crc32c 32 0xff");
+}
+
+static void
+test_keys(void)
+{
+    ncz_keyenc e;
+    char k[256];
+    uint64_t idx[3] = {1, 22, 333};
+    OK(ncz_keyenc_v2(NULL, &e));
+    OK(ncz_chunk_key(&e, "/g/v", 3, idx, k, sizeof(k)));
+    CHECK(strcmp(k, "/g/v/1.22.333") == 0, "v2 key %s", k);
+    OK(ncz_keyenc_v2("/", &e));
+    OK(ncz_chunk_key(&e, "/v", 3, idx, k, sizeof(k)));
+    CHECK(strcmp(k, "/v/1/22/333") == 0, "v2 / key %s", k);
+    OK(ncz_chunk_key(&e, "/v", 0, idx, k, sizeof(k)));
+    CHECK(strcmp(k, "/v/0") == 0, "v2 scalar key %s", k);
+    EXPECT(ncz_keyenc_v2("x", &e), NC_EINVAL);
+    OK(ncz_keyenc_v3(NULL, &e));
+    OK(ncz_chunk_key(&e, "/v", 3, idx, k, sizeof(k)));
+    CHECK(strcmp(k, "/v/c/1/22/333") == 0, "v3 key %s", k);
+    OK(ncz_chunk_key(&e, "/v", 0, idx, k, sizeof(k)));
+    CHECK(strcmp(k, "/v/c") == 0, "v3 scalar key %s", k);
+    OK(ncz_chunk_key(&e, "", 1, idx, k, sizeof(k)));
+    CHECK(strcmp(k, "/c/1") == 0, "v3 root array key %s", k);
+    {
+        json_object *j = json_tokener_parse("{\"name\":\"default\",\"configuration\":{\"separator\":\".\"}}");
+        OK(ncz_keyenc_v3(j, &e));
+        OK(ncz_chunk_key(&e, "/v", 2, idx, k, sizeof(k)));
+        CHECK(strcmp(k, "/v/c.1.22") == 0, "v3 . key %s", k);
+        json_object_put(j);
+        j = json_tokener_parse("{\"name\":\"v2\"}");
+        OK(ncz_keyenc_v3(j, &e));
+        OK(ncz_chunk_key(&e, "/v", 2, idx, k, sizeof(k)));
+        CHECK(strcmp(k, "/v/1.22") == 0, "v3 v2-encoding key %s", k);
+        OK(ncz_chunk_key(&e, "/v", 0, idx, k, sizeof(k)));
+        CHECK(strcmp(k, "/v/0") == 0, "v3 v2-encoding scalar key %s", k);
+        json_object_put(j);
+        j = json_tokener_parse("{\"name\":\"bogus\"}");
+        EXPECT(ncz_keyenc_v3(j, &e), NC_EINVAL);
+        json_object_put(j);
+    }
+    EXPECT(ncz_chunk_key(&e, "/v", 3, idx, k, 6), NC_EINVAL);
+}
+
+static void
+test_copy(void)
+{
+    int src[4][5], dst[2][3];
+    size_t count[2] = {2, 3}, sstr[2] = {10, 2}, dstr[2] = {3, 1};
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 5; j++)
+            src[i][j] = i * 10 + j;
+    /* rows 0 and 2, columns 0, 2, 4 */
+    ncz_copy_strided(2, sizeof(int), count, &src[0][0], sstr, &dst[0][0], dstr);
+    CHECK(dst[0][0] == 0 && dst[0][1] == 2 && dst[0][2] == 4 && dst[1][0] == 20 && dst[1][2] == 24,
+          "strided copy");
+    int fillv = 7, arr[5] = {7, 7, 7, 7, 7};
+    CHECK(ncz_all_fill(arr, 5, sizeof(int), &fillv), "all fill");
+    arr[4] = 8;
+    CHECK(!ncz_all_fill(arr, 5, sizeof(int), &fillv), "not all fill");
+}
+
+/* A codec spec by hand (the metadata part builds them from JSON). */
+static NCZ_codec_spec
+spec(const char *name, unsigned id, size_t np, const unsigned *p)
+{
+    NCZ_codec_spec s;
+    memset(&s, 0, sizeof(s));
+    s.name = (char *)name;
+    s.hdf5id = id;
+    s.nparams = np;
+    s.params = (unsigned *)p;
+    return s;
+}
+
+static const unsigned lvl1[] = {1}, lvl9[] = {9}, size4[] = {4}, lvl3[] = {3};
+static const unsigned blosc_lz4[] = {0, 0, 4, 0, 5, 1, 1};
+
+static void
+roundtrip(const char *what, NCZ_codec_spec *c, size_t n, int swap, int rank, const size_t *shape,
+          const int *perm)
+{
+    ncz_pipe *p = NULL;
+    size_t nel = 1, len;
+    float *a, *b;
+    void *enc = NULL;
+    size_t enclen = 0;
+    for (int d = 0; d < rank; d++)
+        nel *= shape[d];
+    len = nel * sizeof(float);
+    a = malloc(len);
+    b = malloc(len);
+    for (size_t i = 0; i < nel; i++)
+        a[i] = (float)(i % 97) * 0.5f;
+    EXPECT(ncz_pipe_create(c, n, sizeof(float), swap, 0, rank, shape, perm, &p), NC_NOERR);
+    if (p) {
+        OK(ncz_pipe_encode(p, a, len, &enc, &enclen));
+        OK(ncz_pipe_decode(p, enc, enclen, b, len));
+        CHECK(memcmp(a, b, len) == 0, "%s round trip", what);
+        /* A corrupt or truncated input is an error, never a crash. */
+        if (enclen > 8 && n > 0) {
+            int st = ncz_pipe_decode(p, enc, enclen / 2, b, len);
+            CHECK(st != NC_NOERR, "%s truncated input rejected (%d)", what, st);
+        }
+        EXPECT(ncz_pipe_decode(p, enc, enclen, b, len - 4), NC_EFILTER);
+        free(enc);
+        ncz_pipe_free(p);
+    }
+    free(a);
+    free(b);
+}
+
+static void
+test_pipes(void)
+{
+    size_t shape2[2] = {13, 7}, shape3[3] = {3, 4, 5}, shape1[1] = {1000};
+    int perm2[2] = {1, 0}, perm3[3] = {2, 0, 1};
+    NCZ_codec_spec c[4];
+    roundtrip("raw", c, 0, 0, 1, shape1, NULL);
+    roundtrip("swap", c, 0, 1, 1, shape1, NULL);
+    c[0] = spec("zlib", 1, 1, lvl1);
+    roundtrip("zlib", c, 1, 0, 1, shape1, NULL);
+    c[0] = spec("shuffle", 2, 1, size4);
+    c[1] = spec("zlib", 1, 1, lvl9);
+    roundtrip("shuffle+zlib", c, 2, 0, 2, shape2, NULL);
+    c[0] = spec("zstd", 32015, 1, lvl3);
+    roundtrip("zstd", c, 1, 0, 1, shape1, NULL);
+    c[0] = spec("bz2", 307, 1, lvl9);
+    roundtrip("bz2", c, 1, 0, 1, shape1, NULL);
+    c[0] = spec("blosc", 32001, 7, blosc_lz4);
+    roundtrip("blosc", c, 1, 1, 1, shape1, NULL);
+    c[0] = spec("gzip", 1, 1, lvl1);
+    roundtrip("gzip", c, 1, 0, 2, shape2, perm2);
+    c[0] = spec("crc32c", 0, 0, NULL);
+    roundtrip("crc32c", c, 1, 0, 3, shape3, perm3);
+    c[0] = spec("zstd", 32015, 1, lvl3);
+    c[1] = spec("crc32c", 0, 0, NULL);
+    roundtrip("zstd+crc32c", c, 2, 1, 3, shape3, perm3);
+    c[0] = spec("gzip", 1, 1, lvl1);
+    c[1] = spec("zstd", 32015, 1, lvl3);
+    c[2] = spec("crc32c", 0, 0, NULL);
+    roundtrip("gzip+zstd+crc32c", c, 3, 0, 1, shape1, NULL);
+    c[0] = spec("fletcher32", 3, 0, NULL);
+    roundtrip("fletcher32", c, 1, 0, 1, shape1, NULL);
+    /* Transpose layout: the encoded bytes are the transposed array. */
+    {
+        ncz_pipe *p;
+        int a[6] = {0, 1, 2, 3, 4, 5}, *t; /* 2x3 */
+        size_t sh[2] = {2, 3}, tl;
+        void *enc;
+        OK(ncz_pipe_create(NULL, 0, sizeof(int), 0, 0, 2, sh, perm2, &p));
+        OK(ncz_pipe_encode(p, a, sizeof(a), &enc, &tl));
+        t = enc;
+        CHECK(tl == sizeof(a) && t[0] == 0 && t[1] == 3 && t[2] == 1 && t[3] == 4 && t[4] == 2 && t[5] == 5,
+              "transpose layout");
+        free(enc);
+        ncz_pipe_free(p);
+    }
+    /* Unknown codec: NC_ENOFILTER at create, never raw bytes. */
+    {
+        ncz_pipe *p = NULL;
+        c[0] = spec("lzma", 0, 0, NULL);
+        EXPECT(ncz_pipe_create(c, 1, 4, 0, 0, 1, shape1, NULL, &p), NC_ENOFILTER);
+        CHECK(p == NULL, "no pipe for an unknown codec");
+        c[0] = spec("mystery", 54321, 0, NULL);
+        EXPECT(ncz_pipe_create(c, 1, 4, 0, 0, 1, shape1, NULL, &p), NC_ENOFILTER);
+    }
+    /* vlen-utf8 strings held fixed-width, through zstd. */
+    {
+        ncz_pipe *p;
+        char fixed[4][8] = {"abc", "", "12345678", "x"}, back[4][8];
+        void *enc;
+        size_t el;
+        const unsigned char *e;
+        c[0] = spec("zstd", 32015, 1, lvl3);
+        OK(ncz_pipe_create(c, 0, 8, 0, 1, 1, (size_t[]){4}, NULL, &p));
+        OK(ncz_pipe_encode(p, fixed, sizeof(fixed), &enc, &el));
+        e = enc;
+        CHECK(el == 4 + 4 * 4 + 3 + 0 + 8 + 1 && e[0] == 4 && e[4] == 3 && e[8] == 'a', "vlen-utf8 layout");
+        OK(ncz_pipe_decode(p, enc, el, back, sizeof(back)));
+        CHECK(memcmp(fixed, back, sizeof(back)) == 0, "vlen-utf8 round trip");
+        ((unsigned char *)enc)[4] = 200; /* a length past the end */
+        EXPECT(ncz_pipe_decode(p, enc, el, back, sizeof(back)), NC_EFILTER);
+        free(enc);
+        ncz_pipe_free(p);
+        OK(ncz_pipe_create(c, 1, 8, 0, 1, 1, (size_t[]){4}, NULL, &p));
+        OK(ncz_pipe_encode(p, fixed, sizeof(fixed), &enc, &el));
+        memset(back, 1, sizeof(back));
+        OK(ncz_pipe_decode(p, enc, el, back, sizeof(back)));
+        CHECK(memcmp(fixed, back, sizeof(back)) == 0, "vlen-utf8+zstd round trip");
+        free(enc);
+        ncz_pipe_free(p);
+    }
+    /* Bad crc32c */
+    {
+        ncz_pipe *p;
+        unsigned char raw[12] = {1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 0, 0}, out[8];
+        c[0] = spec("crc32c", 0, 0, NULL);
+        OK(ncz_pipe_create(c, 1, 1, 0, 0, 1, (size_t[]){8}, NULL, &p));
+        EXPECT(ncz_pipe_decode(p, raw, 12, out, 8), NC_EFILTER);
+        EXPECT(ncz_pipe_decode(p, raw, 3, out, 8), NC_EFILTER);
+        ncz_pipe_free(p);
+    }
+}
+
+static void
+test_shards(void)
+{
+    size_t shape[2] = {8, 6}, inner[2] = {4, 3};
+    short a[48], b[48], fill = -1;
+    NCZ_codec_spec c[1];
+    for (int at_start = 0; at_start <= 1; at_start++)
+        for (int crc = 0; crc <= 1; crc++)
+            for (int zstd = 0; zstd <= 1; zstd++) {
+                ncz_pipe *p;
+                ncz_shard s;
+                void *out;
+                size_t outlen;
+                c[0] = spec("zstd", 32015, 1, lvl3);
+                OK(ncz_pipe_create(c, (size_t)zstd, sizeof(short), 0, 0, 2, inner, NULL, &p));
+                OK(ncz_shard_init(&s, 2, shape, inner, sizeof(short), at_start, crc, p));
+                CHECK(s.ninner == 4, "4 inner chunks");
+                for (int i = 0; i < 48; i++)
+                    a[i] = (short)i;
+                /* Inner chunk (0,1) (rows 0-3, cols 3-5) all fill: left out. */
+                for (int i = 0; i < 4; i++)
+                    for (int j = 3; j < 6; j++)
+                        a[i * 6 + j] = fill;
+                OK(ncz_shard_encode(&s, a, &fill, NULL, &out, &outlen));
+                CHECK(out != NULL, "shard made");
+                {
+                    uint64_t pairs[8];
+                    const unsigned char *ix = (const unsigned char *)out + (at_start ? 0 : outlen - ncz_shard_index_size(&s));
+                    OK(ncz_shard_index_decode(&s, ix, ncz_shard_index_size(&s), outlen, pairs));
+                    CHECK(pairs[2] == NCZ_SHARD_EMPTY && pairs[3] == NCZ_SHARD_EMPTY, "empty inner chunk");
+                    if (!zstd)
+                        CHECK(pairs[1] == 4 * 3 * sizeof(short), "raw inner size");
+                }
+                memset(b, 0, sizeof(b));
+                OK(ncz_shard_decode(&s, out, outlen, b, &fill, ncf_pool_default()));
+                CHECK(memcmp(a, b, sizeof(a)) == 0, "shard round trip start=%d crc=%d zstd=%d", at_start, crc, zstd);
+                /* Hostile: truncated shard, flipped index bytes. */
+                for (size_t cut = 0; cut < outlen; cut += 7) {
+                    int st = ncz_shard_decode(&s, out, cut, b, &fill, NULL);
+                    CHECK(st != NC_NOERR || cut == outlen, "truncated shard %zu rejected", cut);
+                }
+                {
+                    unsigned char *bad = malloc(outlen);
+                    size_t isz = ncz_shard_index_size(&s), ioff = at_start ? 0 : outlen - isz;
+                    memcpy(bad, out, outlen);
+                    bad[ioff + 5] ^= 0x40; /* offset of entry 0 far away */
+                    int st = ncz_shard_decode(&s, bad, outlen, b, &fill, NULL);
+                    CHECK(st != NC_NOERR, "corrupt index rejected (%d)", st);
+                    memcpy(bad, out, outlen);
+                    /* nbytes of entry 0 huge */
+                    memset(bad + ioff + 8, 0x7f, 8);
+                    if (crc)
+                        ncf_put_le32(bad + ioff + isz - 4, ncz_crc32c(bad + ioff, isz - 4));
+                    EXPECT(ncz_shard_decode(&s, bad, outlen, b, &fill, NULL), NC_ENCZARR);
+                    free(bad);
+                }
+                free(out);
+                /* All fill: nothing to write. */
+                for (int i = 0; i < 48; i++)
+                    a[i] = fill;
+                OK(ncz_shard_encode(&s, a, &fill, NULL, &out, &outlen));
+                CHECK(out == NULL && outlen == 0, "all-fill shard not written");
+                ncz_pipe_free(p);
+            }
+    {
+        ncz_shard s;
+        size_t sh[1] = {10}, in[1] = {3};
+        EXPECT(ncz_shard_init(&s, 1, sh, in, 2, 0, 0, NULL), NC_ENCZARR);
+        sh[0] = (size_t)1 << 40;
+        in[0] = 1;
+        EXPECT(ncz_shard_init(&s, 1, sh, in, 2, 0, 0, NULL), NC_ENCZARR);
+    }
+}
+
+int
+main(void)
+{
+    test_crc();
+    test_keys();
+    test_copy();
+    test_pipes();
+    test_shards();
+    return nct_summary("tst_zdata_units");
+}
