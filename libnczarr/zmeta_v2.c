@@ -215,8 +215,12 @@ read_var(NC4_file *f, NC4_grp *g, const char *name)
     }
     /* Data type: one netCDF cannot hold makes the variable invisible, as
      * upstream suppresses what it cannot represent. */
-    if ((stat = ncz_dtype_v2_parse(ncz_json_string(zarray, "dtype"), &xtype, &endian, &width))) {
-        if (stat == NC_EBADTYPE)
+    if ((stat = ncz_dtype_v2_parse(ncz_json_string(zarray, "dtype"), &xtype, &endian, &width)) ||
+        (strpbrk(ncz_json_string(zarray, "dtype"), "UJ") &&
+         !(xtype == NC_CHAR && !zf->pure_zarr && strchr(ncz_json_string(zarray, "dtype"), 'U')))) {
+        /* Arrays of numpy unicode (UCS-4) have no netCDF form here, except
+         * NCZarr 4.8-4.9.0's char arrays: "<U1" over one byte each. */
+        if (stat == NC_EBADTYPE || stat == NC_NOERR)
             stat = NC_NOERR;
         goto done;
     }

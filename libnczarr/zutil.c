@@ -107,6 +107,11 @@ ncz_dtype_v2_parse(const char *dtype, nc_type *xtypep, int *endianp, size_t *wid
     case 'J':
         *xtypep = NC_CHAR;
         break;
+    case 'U':
+        /* numpy unicode; NCZarr 4.8-4.9.0 typed char attributes "<U1". */
+        *xtypep = n == 1 ? NC_CHAR : NC_STRING;
+        *endianp = NC_ENDIAN_NATIVE;
+        break;
     default:
         *xtypep = NC_NAT;
         break;
