@@ -27,3 +27,10 @@ if(NETCDF_ENABLE_NCZARR_ZIP)
   file(MAKE_DIRECTORY ${_zrt_dir}/nczarr_zip)
   set_tests_properties(tst_zdata_rt_nczarr_zip PROPERTIES LABELS nczarr)
 endif()
+
+# zarr-python 2 both ways (through ctypes on our library; skips under ASan).
+if(EXISTS /usr/bin/python3)
+  add_test(NAME tst_zdata_zarrpy COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/tst_zdata_zarrpy.py
+    $<TARGET_FILE:netcdf> ${_zrt_dir})
+  set_tests_properties(tst_zdata_zarrpy PROPERTIES LABELS "nczarr;interop" SKIP_RETURN_CODE 77 TIMEOUT 300)
+endif()
