@@ -562,6 +562,10 @@ ncz_v2_read(NC4_file *f)
         const char *v = ncz_json_string(sb, "version");
         if (v)
             sscanf(v, "%d.%d.%d", &zf->nczarr_major, &zf->nczarr_minor, &zf->nczarr_patch);
+        if (ncz_json_get(sb, "classic_model")) {
+            f->classic_model = 1;
+            f->format = NC_FORMAT_NETCDF4_CLASSIC;
+        }
     }
     json_object_put(zg);
     json_object_put(za);
@@ -644,7 +648,10 @@ write_group(NC4_file *f, NC4_grp *g)
             goto done;
         if (g->parent == NULL) {
             json_object *sb = json_object_new_object();
-            if (sb == NULL || ncz_json_add(sb, "version", json_object_new_string(NCZ_NCZARR_VERSION))) {
+            /* The classic model is kept across reopens (HDF5 files say
+             * _nc3_strict; upstream's NCZarr forgets it). */
+            if (sb == NULL || ncz_json_add(sb, "version", json_object_new_string(NCZ_NCZARR_VERSION)) ||
+                (f->classic_model && ncz_json_add(sb, "classic_model", json_object_new_int(1)))) {
                 json_object_put(sb);
                 stat = NC_ENOMEM;
                 goto done;

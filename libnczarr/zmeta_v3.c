@@ -331,6 +331,10 @@ ncz_v3_read(NC4_file *f, json_object *root)
         const char *v = ncz_json_string(sb, "version");
         if (v)
             sscanf(v, "%d.%d.%d", &zf->nczarr_major, &zf->nczarr_minor, &zf->nczarr_patch);
+        if (ncz_json_get(sb, "classic_model")) {
+            f->classic_model = 1;
+            f->format = NC_FORMAT_NETCDF4_CLASSIC;
+        }
     }
     return read_node(f, f->root, root, 0);
 }
@@ -404,6 +408,7 @@ write_group(NC4_file *f, NC4_grp *g, json_object **nodep)
             json_object *sb = json_object_new_object();
             if (!sb || ncz_json_add(sb, "version", json_object_new_string(NCZ_V3_VERSION)) ||
                 ncz_json_add(sb, "format", json_object_new_int(3)) ||
+                (f->classic_model && ncz_json_add(sb, "classic_model", json_object_new_int(1))) ||
                 ncz_json_add(attrs, NCZ_SUPERBLOCK, sb)) {
                 stat = NC_ENOMEM;
                 goto fail;

@@ -30,3 +30,16 @@ endif()
 nczarr_program(tst_zcore_bad)
 add_test(NAME tst_zcore_bad COMMAND tst_zcore_bad ${_zc_dir}/bad)
 set_tests_properties(tst_zcore_bad PROPERTIES LABELS nczarr)
+
+# nc_test's conformance programs with their netCDF-4 (classic model) cases
+# on NCZarr stores (zcore_redirect.h maps the paths to Zarr URLs).
+foreach(t tst_types tst_fill_ranges tst_varm_counts tst_access tst_api_regress tst_share_redef)
+  if(EXISTS ${CMAKE_SOURCE_DIR}/nc_test/${t}.c)
+    add_executable(zc_${t} ${CMAKE_SOURCE_DIR}/nc_test/${t}.c)
+    target_link_libraries(zc_${t} PRIVATE nctst)
+    target_compile_options(zc_${t} PRIVATE -include ${CMAKE_CURRENT_SOURCE_DIR}/zcore_redirect.h)
+    file(MAKE_DIRECTORY ${_zc_dir}/${t})
+    add_test(NAME tst_zcore_nc_test_${t} COMMAND zc_${t} WORKING_DIRECTORY ${_zc_dir}/${t})
+    set_tests_properties(tst_zcore_nc_test_${t} PROPERTIES LABELS nczarr SKIP_RETURN_CODE 77 TIMEOUT 300)
+  endif()
+endforeach()
