@@ -76,6 +76,9 @@ typedef struct NC4H5_file {
     int memio_owned;       /* memio.memory was taken from an unlocked caller
                             * (nc_open_memio + NC_WRITE): nc4h5_free_fmt frees it
                             * unless the close set it to NULL */
+    int lazy;              /* read by the native reader (h5n.h): fid and the
+                            * groups' gids stay -1 until nc4h5_ensure_hdf5 */
+    size_t lazy_csize, lazy_cnelems; float lazy_cpre; /* its file cache settings */
 } NC4H5_file;
 
 typedef struct NC4H5_grp {
@@ -158,6 +161,11 @@ int NC4_HDF5_put_vars(int, int, const size_t *, const size_t *, const ptrdiff_t 
  * still -1 on a created variable.  Call it before every use of did.
  * NC_NOERR, or NC_EHDFERR (not created yet, or HDF5 refused). */
 int nc4h5_var_open_dataset(NC4_var *var);
+/* Open the HDF5 file and every group's gid of a file the native reader
+ * loaded (hf->lazy), once; NC_NOERR when already open.  Takes the HDF5 lock.
+ * Every read path that needs a file or group id goes through it
+ * (nc4h5_var_open_dataset does). */
+int nc4h5_ensure_hdf5(NC4_file *f);
 
 /* ---- hdf5open.c / hdf5create.c ------------------------------------------------------------ */
 int NC4_HDF5_open(const char *path, int mode, int basepe, size_t *chunksizehintp,
