@@ -130,6 +130,13 @@ NCZ_rename_grp(int ncid, const char *name)
         return stat;
     if (g->created && g->fmt)
         stat = ncz_rename_grp_keys(f, g, g->hdr.name);
+    /* Dimension references name the group: every array is rewritten. */
+    for (size_t i = 0; i < f->ngrps; i++)
+        for (size_t j = 0; j < f->grps[i]->vars.n; j++) {
+            NC4_var *v = (NC4_var *)f->grps[i]->vars.items[j];
+            if (v->fmt)
+                ncz_var(v)->meta_dirty = 1;
+        }
     f->dirty = 1;
     return stat;
 }

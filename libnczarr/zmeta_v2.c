@@ -831,8 +831,10 @@ ncz_v2_write(NC4_file *f)
             NC4_var *v = (NC4_var *)g->vars.items[j];
             NCZ_var *zv = ncz_var(v);
             int unlim = 0;
+            /* Grown unlimited dims and renamed dims change the shape or the
+             * dimension names an array's metadata carries. */
             for (int k = 0; k < v->ndims; k++)
-                unlim |= v->dims[k]->unlimited;
+                unlim |= v->dims[k]->unlimited || v->dims[k]->dirty;
             if (all || !v->created || v->dirty || v->atts_dirty || zv->meta_dirty || unlim)
                 if ((stat = write_var(f, v)))
                     return stat;

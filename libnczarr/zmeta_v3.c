@@ -590,7 +590,7 @@ ncz_v3_write(NC4_file *f)
             NCZ_var *zv = ncz_var(v);
             int unlim = 0;
             for (int k = 0; k < v->ndims; k++)
-                unlim |= v->dims[k]->unlimited;
+                unlim |= v->dims[k]->unlimited || v->dims[k]->dirty;
             if (!(cons || !v->created || v->dirty || v->atts_dirty || zv->meta_dirty || unlim))
                 continue;
             node = NULL;

@@ -230,7 +230,11 @@ test_rename_groups(void)
     MUST(nc_def_var(ncid, "a", NC_INT, 1, &d, &v));
     MUST(nc_def_grp(ncid, "g1", &g1));
     MUST(nc_def_grp(g1, "g2", &g2));
-    MUST(nc_def_var(g2, "deep", NC_INT, 1, &d, &gv));
+    {
+        int gd;
+        MUST(nc_def_dim(g1, "gd", 4, &gd));
+        MUST(nc_def_var(g2, "deep", NC_INT, 1, &gd, &gv));
+    }
     OK(nc_put_att_text(g2, NC_GLOBAL, "title", 4, "deep"));
     OK(nc_enddef(ncid));
     OK(nc_put_var_int(ncid, v, vals));
@@ -241,6 +245,7 @@ test_rename_groups(void)
     OK(nc_rename_var(ncid, 0, "b"));
     OK(nc_inq_ncid(ncid, "g1", &g1));
     OK(nc_rename_grp(g1, "h1"));
+    OK(nc_rename_dim(ncid, d, "m"));
     OK(nc_rename_att(ncid, 0, "nonexistent", "x") == NC_ENOTATT ? NC_NOERR : NC_EINVAL);
     OK(nc_close(ncid));
 
@@ -254,6 +259,16 @@ test_rename_groups(void)
     OK(nc_inq_varid(g2, "deep", &varid));
     OK(nc_get_var_int(g2, varid, back));
     CHECK(back[0] == 10, "data moved with the group %d", back[0]);
+    {
+        int dimid, nd;
+        OK(nc_inq_vardimid(g2, varid, &dimid));
+        OK(nc_inq_dimname(g2, dimid, name));
+        CHECK(strcmp(name, "gd") == 0 || (pure && strcmp(name, "_Anonymous_Dim_4") == 0), "deep's dim '%s'", name);
+        OK(nc_inq_vardimid(ncid, 0, &dimid));
+        OK(nc_inq_dimname(ncid, dimid, name));
+        CHECK(strcmp(name, "m") == 0 || (pure && strstr(mode, "noxarray")), "renamed dim '%s'", name);
+        OK(nc_inq_ndims(ncid, &nd));
+    }
     {
         size_t len;
         OK(nc_inq_attlen(g2, NC_GLOBAL, "title", &len));
