@@ -556,9 +556,7 @@ ncz_var_set_cache(NC4_file *f, NC4_var *var, size_t size, size_t nelems, float p
 /* ---- read ------------------------------------------------------------------------------------ */
 
 typedef struct rd_job {
-    size_t k0[NC_MAX_VAR_DIMS];
-    size_t nk[NC_MAX_VAR_DIMS];
-    size_t l0[NC_MAX_VAR_DIMS];
+    size_t *k0, *nk, *l0;        /* rank entries each (in rd_ctx's index pool) */
     const unsigned char *cached; /* chunk from the cache */
     int direct;                  /* decode straight into the caller's buffer */
     NCZ_read_req *req;
@@ -695,18 +693,30 @@ read_sel(NC4_file *f, NC4_var *var, zvdata *d, const sel *s, unsigned char *out)
     rd_job *jobs = NULL;
     NCZ_read_req *reqs = NULL;
     char **keys = NULL;
+    size_t *ixpool = NULL, rk = s->rank > 0 ? (size_t)s->rank : 1, nchunks = 1;
     int stat = NC_NOERR;
     int nthreads = ncf_pool_default() ? ncf_pool_nthreads(ncf_pool_default()) : 1;
     if (maxjobs < (size_t)nthreads * 2)
         maxjobs = (size_t)nthreads * 2;
     if (maxjobs > 4096)
         maxjobs = 4096;
+    /* No more jobs than chunks in the box touched. */
+    for (int k = 0; k < s->rank && nchunks <= maxjobs; k++)
+        nchunks *= (size_t)(s->chi[k] - s->clo[k] + 1);
+    if (nchunks < maxjobs)
+        maxjobs = nchunks;
     jobs = calloc(maxjobs, sizeof(*jobs));
     reqs = calloc(maxjobs, sizeof(*reqs));
     keys = calloc(maxjobs, sizeof(char *));
-    if (jobs == NULL || reqs == NULL || keys == NULL) {
+    ixpool = calloc(maxjobs * 3 * rk, sizeof(size_t));
+    if (jobs == NULL || reqs == NULL || keys == NULL || ixpool == NULL) {
         stat = NC_ENOMEM;
         goto done;
+    }
+    for (size_t i = 0; i < maxjobs; i++) {
+        jobs[i].k0 = ixpool + i * 3 * rk;
+        jobs[i].nk = jobs[i].k0 + rk;
+        jobs[i].l0 = jobs[i].nk + rk;
     }
     for (int k = 0; k < s->rank; k++)
         idx[k] = s->clo[k];
@@ -754,6 +764,7 @@ done:
     free(keys);
     free(reqs);
     free(jobs);
+    free(ixpool);
     return stat;
 }
 
