@@ -1,9 +1,944 @@
-/* zmap_s3.c: placeholder until the s3 store lands (answers NC_ENOTBUILT). */
-#include "zmap_impl.h"
+/* zmap_s3.c: the S3 store of zmap.h over libcurl.
+ *
+ * Requests: HEAD (exists, len), GET with Range (read), GET (read_all), PUT
+ * (write), DELETE (del), ListObjectsV2 GET with prefix/delimiter and
+ * continuation tokens (list, list_all, open).  Each store keeps one curl easy
+ * handle (its connection is reused); read_many runs up to S3_MAXCONN
+ * transfers at once through a curl multi handle.  Every HTTP request is
+ * counted (nrequests).
+ *
+ * Signing: curl's built-in AWS SigV4 (CURLOPT_AWS_SIGV4 "aws:amz:REGION:s3")
+ * when credentials were found, unsigned requests otherwise.  curl 7.x does
+ * not send the x-amz-content-sha256 header S3 requires, so we add it (the
+ * payload's SHA-256, which is also what curl puts in the canonical request;
+ * curl signs every header we add).  Query strings are built already sorted
+ * and encoded, so they are their own canonical form.
+ *
+ * Errors are translated once (http_status): 404 -> NC_EEMPTY for an object,
+ * 401/403 -> NC_EAUTH, 416 -> NC_EINVAL, other HTTP errors -> NC_ES3;
+ * connection failures -> NC_ES3, a body cut short -> NC_EIO. */
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE
+#endif
+#include "zmap_s3.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <curl/curl.h>
+#include <libxml/parser.h>
+#include <openssl/evp.h>
+
 #include <netcdf.h>
+
+#define S3_MAXCONN 16          /* concurrent transfers in read_many */
+#define S3_ERRBODY_MAX 65536   /* error bodies kept for diagnosis, at most */
+#define S3_LIST_PAGE "1000"    /* keys per ListObjectsV2 page */
+
+typedef struct S3Map {
+    NCZ_map head;    /* first: the zmap.h head */
+    NCZ_s3_cfg cfg;  /* where and who */
+    CURL *easy;      /* handle for serial requests */
+    char *sigv4;     /* "aws:amz:REGION:s3", NULL when anonymous */
+    char *objbase;   /* endpoint [+ "/" bucket]: object URLs append "/" key */
+    char *listurl;   /* the bucket URL for listings (no query) */
+    uint64_t nreq;   /* HTTP requests issued */
+} S3Map;
+
+/* ---- process-wide init --------------------------------------------------- */
+
+static pthread_once_t s3_once = PTHREAD_ONCE_INIT;
+static int s3_init_failed;
+
+static void
+s3_init(void)
+{
+    s3_init_failed = curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK;
+    xmlInitParser();
+}
+
+/* ---- response bodies --------------------------------------------------------- */
+
+/* Where a transfer's body goes: the caller's buffer (fixed) or a growing
+ * malloc'ed one.  For a ranged GET answered with the whole object (200),
+ * skip drops the bytes before the range. */
+typedef struct Body {
+    CURL *easy;
+    char *data;      /* destination */
+    size_t len;      /* bytes stored */
+    size_t cap;      /* capacity of data */
+    int fixed;       /* data is the caller's buffer of cap bytes */
+    uint64_t skip;   /* bytes to drop first when the server ignored Range */
+    int started;     /* first callback seen */
+    int overflow;    /* server sent more than fits: abort */
+    int nomem;
+    long code;       /* HTTP status */
+    char *err;       /* body of an error answer (bounded) */
+    size_t errlen;
+} Body;
+
+static int
+grow(char **data, size_t *cap, size_t need)
+{
+    if (need <= *cap)
+        return 0;
+    size_t ncap = *cap ? *cap : 4096;
+    while (ncap < need)
+        ncap = ncap > SIZE_MAX / 2 ? need : 2 * ncap;
+    char *nd = realloc(*data, ncap);
+    if (!nd)
+        return -1;
+    *data = nd;
+    *cap = ncap;
+    return 0;
+}
+
+static size_t
+body_write(char *ptr, size_t size, size_t nmemb, void *ud)
+{
+    Body *b = ud;
+    size_t n = size * nmemb;
+    if (!b->started) {
+        b->started = 1;
+        curl_easy_getinfo(b->easy, CURLINFO_RESPONSE_CODE, &b->code);
+        if (b->code == 200 && !b->fixed) {
+            curl_off_t cl = -1;
+            curl_easy_getinfo(b->easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &cl);
+            if (cl > 0 && (uint64_t)cl < SIZE_MAX && grow(&b->data, &b->cap, (size_t)cl + 1)) {
+                b->nomem = 1;
+                return 0;
+            }
+        }
+    }
+    if (b->code >= 300) { /* keep (part of) the error document */
+        size_t keep = b->errlen < S3_ERRBODY_MAX ? S3_ERRBODY_MAX - b->errlen : 0;
+        if (keep > n)
+            keep = n;
+        if (keep) {
+            char *ne = realloc(b->err, b->errlen + keep + 1);
+            if (ne) {
+                memcpy(ne + b->errlen, ptr, keep);
+                b->errlen += keep;
+                ne[b->errlen] = '\0';
+                b->err = ne;
+            }
+        }
+        return n;
+    }
+    if (b->code == 200 && b->skip) {
+        size_t drop = b->skip < n ? (size_t)b->skip : n;
+        b->skip -= drop;
+        ptr += drop;
+        n -= drop;
+        if (n == 0)
+            return size * nmemb;
+    }
+    if (b->fixed) {
+        if (n > b->cap - b->len) {
+            /* fill what fits; the caller decides whether the rest was wanted */
+            memcpy(b->data + b->len, ptr, b->cap - b->len);
+            b->len = b->cap;
+            b->overflow = 1;
+            return 0;
+        }
+    } else if (grow(&b->data, &b->cap, b->len + n + 1)) {
+        b->nomem = 1;
+        return 0;
+    }
+    memcpy(b->data + b->len, ptr, n);
+    b->len += n;
+    return size * nmemb;
+}
+
+static void
+body_free(Body *b)
+{
+    if (!b->fixed)
+        free(b->data);
+    free(b->err);
+    memset(b, 0, sizeof *b);
+}
+
+/* ---- one request ------------------------------------------------------------- */
+
+typedef struct Req {
+    const char *method;  /* GET PUT HEAD DELETE */
+    char *url;           /* full URL (owned) */
+    const void *payload; /* PUT body */
+    size_t paylen;
+    char range[64];      /* "a-b" or "" */
+    struct curl_slist *hdrs;
+    Body body;
+} Req;
+
+static void
+sha256_hex(const void *data, size_t len, char out[65])
+{
+    unsigned char md[EVP_MAX_MD_SIZE];
+    unsigned int mdlen = 0;
+    EVP_Digest(data ? data : "", len, md, &mdlen, EVP_sha256(), NULL);
+    for (unsigned int i = 0; i < mdlen && i < 32; i++)
+        sprintf(out + 2 * i, "%02x", md[i]);
+    out[64] = '\0';
+}
+
+static int
+add_header(struct curl_slist **l, const char *h)
+{
+    struct curl_slist *n = curl_slist_append(*l, h);
+    if (!n)
+        return NC_ENOMEM;
+    *l = n;
+    return NC_NOERR;
+}
+
+/* Configure easy for r (after curl_easy_reset). */
+static int
+setup(S3Map *sm, CURL *easy, Req *r)
+{
+    int stat;
+    char h[128];
+    r->body.easy = easy;
+    curl_easy_setopt(easy, CURLOPT_URL, r->url);
+    curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 0L);
+#if LIBCURL_VERSION_NUM >= 0x075500
+    curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
+#endif
+    curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT, 30L);
+    /* a stalled server fails instead of hanging the caller */
+    curl_easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    curl_easy_setopt(easy, CURLOPT_LOW_SPEED_TIME, 120L);
+    curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, body_write);
+    curl_easy_setopt(easy, CURLOPT_WRITEDATA, &r->body);
+    if (strcmp(r->method, "HEAD") == 0)
+        curl_easy_setopt(easy, CURLOPT_NOBODY, 1L);
+    else if (strcmp(r->method, "PUT") == 0) {
+        curl_easy_setopt(easy, CURLOPT_CUSTOMREQUEST, "PUT");
+        curl_easy_setopt(easy, CURLOPT_POSTFIELDS, r->payload ? (const char *)r->payload : "");
+        curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)r->paylen);
+        if ((stat = add_header(&r->hdrs, "Content-Type: application/octet-stream")) ||
+            (stat = add_header(&r->hdrs, "Expect:")))
+            return stat;
+    } else if (strcmp(r->method, "GET") != 0)
+        curl_easy_setopt(easy, CURLOPT_CUSTOMREQUEST, r->method);
+    if (r->range[0])
+        curl_easy_setopt(easy, CURLOPT_RANGE, r->range);
+    if (sm->sigv4) {
+        char hex[65];
+        sha256_hex(r->payload, r->paylen, hex);
+        snprintf(h, sizeof h, "x-amz-content-sha256: %s", hex);
+        if ((stat = add_header(&r->hdrs, h)))
+            return stat;
+        if (sm->cfg.session_token) {
+            size_t n = strlen(sm->cfg.session_token) + 32;
+            char *t = malloc(n);
+            if (!t)
+                return NC_ENOMEM;
+            snprintf(t, n, "x-amz-security-token: %s", sm->cfg.session_token);
+            stat = add_header(&r->hdrs, t);
+            free(t);
+            if (stat)
+                return stat;
+        }
+        curl_easy_setopt(easy, CURLOPT_AWS_SIGV4, sm->sigv4);
+        curl_easy_setopt(easy, CURLOPT_USERNAME, sm->cfg.access_key);
+        curl_easy_setopt(easy, CURLOPT_PASSWORD, sm->cfg.secret_key);
+    }
+    if (r->hdrs)
+        curl_easy_setopt(easy, CURLOPT_HTTPHEADER, r->hdrs);
+    return NC_NOERR;
+}
+
+static int
+curl_to_nc(CURLcode cc, const Body *b)
+{
+    if (b->nomem || cc == CURLE_OUT_OF_MEMORY)
+        return NC_ENOMEM;
+    if (b->overflow)
+        return NC_ES3; /* more bytes than asked for */
+    switch (cc) {
+    case CURLE_OK:
+        return NC_NOERR;
+    case CURLE_PARTIAL_FILE:
+    case CURLE_RECV_ERROR:
+        return NC_EIO; /* body cut short */
+    default:
+        return NC_ES3;
+    }
+}
+
+/* HTTP status -> NC_* (for object requests: 404 means no object). */
+static int
+http_status(long code)
+{
+    if (code >= 200 && code < 300)
+        return NC_NOERR;
+    switch (code) {
+    case 404:
+        return NC_EEMPTY;
+    case 401:
+    case 403:
+        return NC_EAUTH;
+    case 416:
+        return NC_EINVAL;
+    default:
+        return NC_ES3;
+    }
+}
+
+static void
+req_clear(Req *r)
+{
+    free(r->url);
+    curl_slist_free_all(r->hdrs);
+    body_free(&r->body);
+    memset(r, 0, sizeof *r);
+}
+
+/* Run r on the store's handle; NC_* from the transport or the status. */
+static int
+perform(S3Map *sm, Req *r)
+{
+    int stat;
+    curl_easy_reset(sm->easy);
+    if ((stat = setup(sm, sm->easy, r)))
+        return stat;
+    sm->nreq++;
+    CURLcode cc = curl_easy_perform(sm->easy);
+    curl_easy_getinfo(sm->easy, CURLINFO_RESPONSE_CODE, &r->body.code);
+    if ((stat = curl_to_nc(cc, &r->body)))
+        return stat;
+    return http_status(r->body.code);
+}
+
+/* ---- URLs ---------------------------------------------------------------------- */
+
+/* URL of the object at key. */
+static int
+object_url(S3Map *sm, const char *key, char **urlp)
+{
+    int stat;
+    char *enc = NULL;
+    if ((stat = ncz_key_check(key)))
+        return stat;
+    const char *pf = sm->cfg.prefix;
+    size_t pl = strlen(pf), kl = strlen(key);
+    char *full = malloc(pl + kl + 1);
+    if (!full)
+        return NC_ENOMEM;
+    /* store prefix "a/b" + key "/x" -> "a/b/x"; no prefix -> "x" */
+    memcpy(full, pf, pl);
+    memcpy(full + pl, pl ? key : key + 1, pl ? kl + 1 : kl);
+    stat = ncz_s3_encode(full, 1, &enc);
+    free(full);
+    if (stat)
+        return stat;
+    size_t n = strlen(sm->objbase) + strlen(enc) + 2;
+    if ((*urlp = malloc(n)))
+        snprintf(*urlp, n, "%s/%s", sm->objbase, enc);
+    free(enc);
+    return *urlp ? NC_NOERR : NC_ENOMEM;
+}
+
+/* ---- ops ------------------------------------------------------------------------ */
+
+static int
+head(S3Map *sm, const char *key, uint64_t *lenp)
+{
+    Req r = {.method = "HEAD"};
+    int stat = object_url(sm, key, &r.url);
+    if (!stat)
+        stat = perform(sm, &r);
+    if (!stat && lenp) {
+        curl_off_t cl = -1;
+        curl_easy_getinfo(sm->easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &cl);
+        if (cl < 0)
+            stat = NC_ES3;
+        else
+            *lenp = (uint64_t)cl;
+    }
+    req_clear(&r);
+    return stat;
+}
+
+static int
+s3_exists(NCZ_map *map, const char *key)
+{
+    return head((S3Map *)map, key, NULL);
+}
+
+static int
+s3_len(NCZ_map *map, const char *key, uint64_t *lenp)
+{
+    return head((S3Map *)map, key, lenp);
+}
+
+static int
+s3_read(NCZ_map *map, const char *key, uint64_t start, uint64_t count, void *buf)
+{
+    S3Map *sm = (S3Map *)map;
+    int stat;
+    if (count == 0 || start > UINT64_MAX - count) {
+        /* nothing to fetch: the answer is whether the range fits */
+        uint64_t len;
+        if ((stat = head(sm, key, &len)))
+            return stat;
+        return start <= len && count <= len - start ? NC_NOERR : NC_EINVAL;
+    }
+    if (count > SIZE_MAX)
+        return NC_ENOMEM;
+    Req r = {.method = "GET"};
+    if ((stat = object_url(sm, key, &r.url)))
+        goto done;
+    snprintf(r.range, sizeof r.range, "%llu-%llu", (unsigned long long)start,
+             (unsigned long long)(start + count - 1));
+    r.body.fixed = 1;
+    r.body.data = buf;
+    r.body.cap = (size_t)count;
+    r.body.skip = start;
+    stat = perform(sm, &r);
+    if (stat == NC_ES3 && r.body.overflow && r.body.code == 200)
+        stat = NC_NOERR; /* whole object sent, our range filled: stop early */
+    if (!stat && r.body.len < count)
+        stat = NC_EINVAL; /* the object ends before the range does */
+done:
+    r.body.data = NULL;
+    req_clear(&r);
+    return stat;
+}
+
+static int
+s3_read_all(NCZ_map *map, const char *key, void **datap, size_t *lenp)
+{
+    S3Map *sm = (S3Map *)map;
+    Req r = {.method = "GET"};
+    int stat = object_url(sm, key, &r.url);
+    if (!stat)
+        stat = perform(sm, &r);
+    if (!stat) {
+        if (!r.body.data && !(r.body.data = malloc(1)))
+            stat = NC_ENOMEM;
+        else {
+            *datap = r.body.data;
+            *lenp = r.body.len;
+            r.body.data = NULL;
+        }
+    }
+    req_clear(&r);
+    return stat;
+}
+
+static int
+s3_write(NCZ_map *map, const char *key, uint64_t count, const void *content)
+{
+    S3Map *sm = (S3Map *)map;
+    if (!(map->mode & NCZ_MAP_WRITE))
+        return NC_EPERM;
+    if (count > SIZE_MAX || (count && !content))
+        return NC_EINVAL;
+    Req r = {.method = "PUT", .payload = content, .paylen = (size_t)count};
+    int stat = object_url(sm, key, &r.url);
+    if (!stat)
+        stat = perform(sm, &r);
+    if (stat == NC_EEMPTY)
+        stat = NC_ENOOBJECT; /* 404 on PUT: the bucket is gone */
+    req_clear(&r);
+    return stat;
+}
+
+static int
+s3_del(NCZ_map *map, const char *key)
+{
+    S3Map *sm = (S3Map *)map;
+    int stat;
+    if (!(map->mode & NCZ_MAP_WRITE))
+        return NC_EPERM;
+    /* S3 answers 204 whether or not the key held anything */
+    if ((stat = head(sm, key, NULL)))
+        return stat;
+    Req r = {.method = "DELETE"};
+    if (!(stat = object_url(sm, key, &r.url)))
+        stat = perform(sm, &r);
+    req_clear(&r);
+    return stat;
+}
+
+/* One ListObjectsV2 page: prefix (raw), delimiter "/" or NULL, token or NULL. */
+static int
+list_page(S3Map *sm, const char *prefix, int delim, const char *maxkeys, const char *token,
+          NCZ_s3_listing *out)
+{
+    int stat;
+    char *eprefix = NULL, *etoken = NULL;
+    Req r = {.method = "GET"};
+    if ((stat = ncz_s3_encode(prefix, 0, &eprefix)) ||
+        (token && (stat = ncz_s3_encode(token, 0, &etoken))))
+        goto done;
+    /* parameters in canonical (sorted) order */
+    size_t n = strlen(sm->listurl) + strlen(eprefix) + (etoken ? strlen(etoken) : 0) + 128;
+    if (!(r.url = malloc(n))) {
+        stat = NC_ENOMEM;
+        goto done;
+    }
+    snprintf(r.url, n, "%s?%s%s%s%slist-type=2&max-keys=%s&prefix=%s", sm->listurl,
+             etoken ? "continuation-token=" : "", etoken ? etoken : "", etoken ? "&" : "",
+             delim ? "delimiter=%2F&" : "", maxkeys, eprefix);
+    if ((stat = perform(sm, &r))) {
+        if (stat == NC_EEMPTY)
+            stat = NC_ENOOBJECT; /* no such bucket */
+        goto done;
+    }
+    stat = ncz_s3_parse_list(r.body.data, r.body.len, out);
+done:
+    free(eprefix);
+    free(etoken);
+    req_clear(&r);
+    return stat;
+}
+
+/* Raw S3 prefix of a listing: store prefix + prefix + "/" ("" for the root
+ * of a store without prefix). */
+static char *
+raw_prefix(S3Map *sm, const char *prefix)
+{
+    const char *pf = sm->cfg.prefix;
+    int root = strcmp(prefix, "/") == 0;
+    size_t pl = strlen(pf), kl = root ? 0 : strlen(prefix);
+    char *s = malloc(pl + kl + 2);
+    if (!s)
+        return NULL;
+    memcpy(s, pf, pl);
+    size_t w = pl;
+    if (!root) {
+        const char *k = pl ? prefix : prefix + 1; /* "/x" -> "x" or "a/b/x" */
+        memcpy(s + w, k, strlen(k));
+        w += strlen(k);
+    }
+    if (w)
+        s[w++] = '/';
+    s[w] = '\0';
+    return s;
+}
+
+static int
+valid_component(const char *c, size_t l)
+{
+    return l > 0 && l <= NCZ_MAX_KEY && !memchr(c, '/', l) &&
+           !(l == 1 && c[0] == '.') && !(l == 2 && c[0] == '.' && c[1] == '.');
+}
+
+/* Walk every page of a listing; each key/prefix goes to add(). */
+static int
+list_walk(S3Map *sm, const char *raw, int delim, NCZ_keys *out, int full)
+{
+    int stat = NC_NOERR;
+    size_t rl = strlen(raw);
+    char *token = NULL;
+    size_t pages = 0;
+    do {
+        NCZ_s3_listing page;
+        if ((stat = list_page(sm, raw, delim, S3_LIST_PAGE, token, &page)))
+            break;
+        /* a server repeating its token would make us loop forever */
+        if (page.truncated && token && strcmp(token, page.next_token) == 0)
+            stat = NC_ES3;
+        free(token);
+        token = page.truncated ? page.next_token : NULL;
+        page.next_token = NULL;
+        for (int pass = 0; pass < 2 && !stat; pass++) {
+            NCZ_keys *src = pass ? &page.prefixes : &page.keys;
+            for (size_t i = 0; i < src->n && !stat; i++) {
+                const char *k = src->keys[i];
+                size_t kl = strlen(k);
+                if (kl <= rl || strncmp(k, raw, rl) != 0)
+                    continue; /* not under the prefix: a confused server */
+                const char *rest = k + rl;
+                size_t restl = kl - rl;
+                if (pass && rest[restl - 1] == '/')
+                    restl--;
+                if (full) {
+                    char *key = malloc(restl + 2);
+                    if (!key) {
+                        stat = NC_ENOMEM;
+                        break;
+                    }
+                    key[0] = '/';
+                    memcpy(key + 1, rest, restl);
+                    key[restl + 1] = '\0';
+                    if (ncz_key_check(key) == NC_NOERR)
+                        stat = ncz_keys_add(out, key);
+                    free(key);
+                } else if (valid_component(rest, restl)) {
+                    char *c = malloc(restl + 1);
+                    if (!c) {
+                        stat = NC_ENOMEM;
+                        break;
+                    }
+                    memcpy(c, rest, restl);
+                    c[restl] = '\0';
+                    stat = ncz_keys_add(out, c);
+                    free(c);
+                }
+            }
+        }
+        ncz_s3_listing_clear(&page);
+        /* a server handing out tokens forever is broken, not a big store */
+        if (++pages > 10000000)
+            stat = NC_ES3;
+    } while (!stat && token);
+    free(token);
+    if (!stat)
+        ncz_keys_sort_unique(out);
+    return stat;
+}
+
+static int
+s3_list(NCZ_map *map, const char *prefix, NCZ_keys *out)
+{
+    int stat;
+    if ((stat = ncz_prefix_check(prefix)))
+        return stat;
+    char *raw = raw_prefix((S3Map *)map, prefix);
+    if (!raw)
+        return NC_ENOMEM;
+    stat = list_walk((S3Map *)map, raw, 1, out, 0);
+    free(raw);
+    return stat;
+}
+
+static int
+s3_list_all(NCZ_map *map, const char *prefix, NCZ_keys *out)
+{
+    int stat;
+    if ((stat = ncz_prefix_check(prefix)))
+        return stat;
+    S3Map *sm = (S3Map *)map;
+    char *raw = raw_prefix(sm, prefix);
+    if (!raw)
+        return NC_ENOMEM;
+    /* list_walk strips raw; full keys keep the listing prefix */
+    NCZ_keys rel = {0};
+    stat = list_walk(sm, raw, 0, &rel, 1);
+    free(raw);
+    const char *kp = strcmp(prefix, "/") == 0 ? "" : prefix;
+    for (size_t i = 0; i < rel.n && !stat; i++) {
+        size_t n = strlen(kp) + strlen(rel.keys[i]) + 1;
+        char *k = malloc(n);
+        if (!k) {
+            stat = NC_ENOMEM;
+            break;
+        }
+        snprintf(k, n, "%s%s", kp, rel.keys[i]);
+        stat = ncz_key_check(k) ? NC_NOERR : ncz_keys_add(out, k);
+        free(k);
+    }
+    ncz_keys_free(&rel);
+    if (!stat)
+        ncz_keys_sort_unique(out);
+    return stat;
+}
+
+/* ---- read_many: concurrent GETs through curl multi ---------------------------- */
+
+static int
+s3_read_many(NCZ_map *map, size_t n, NCZ_read_req *reqs)
+{
+    S3Map *sm = (S3Map *)map;
+    int first = NC_NOERR;
+    if (n == 0)
+        return NC_NOERR;
+    size_t width = n < S3_MAXCONN ? n : S3_MAXCONN;
+    CURLM *multi = curl_multi_init();
+    Req *slots = calloc(width, sizeof *slots);
+    CURL **easies = calloc(width, sizeof *easies);
+    size_t *owner = calloc(width, sizeof *owner); /* reqs index of each slot */
+    if (!multi || !slots || !easies || !owner) {
+        first = NC_ENOMEM;
+        goto done;
+    }
+    curl_multi_setopt(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, (long)S3_MAXCONN);
+    for (size_t i = 0; i < n; i++) {
+        reqs[i].data = NULL;
+        reqs[i].len = 0;
+        reqs[i].status = NC_EINVAL;
+    }
+    size_t next = 0, running = 0;
+    for (;;) {
+        /* fill free slots */
+        for (size_t s = 0; s < width && next < n; s++) {
+            if (slots[s].url)
+                continue;
+            NCZ_read_req *q = &reqs[next];
+            Req *r = &slots[s];
+            memset(r, 0, sizeof *r);
+            r->method = "GET";
+            int st = object_url(sm, q->key, &r->url);
+            if (!st && !easies[s] && !(easies[s] = curl_easy_init()))
+                st = NC_ENOMEM;
+            if (!st && !(q->start == 0 && q->count == (uint64_t)-1)) {
+                if (q->count == 0 || (q->count != (uint64_t)-1 && q->start > UINT64_MAX - q->count))
+                    st = NC_EINVAL; /* empty or absurd ranges are not worth a request */
+                else if (q->count == (uint64_t)-1)
+                    snprintf(r->range, sizeof r->range, "%llu-", (unsigned long long)q->start);
+                else
+                    snprintf(r->range, sizeof r->range, "%llu-%llu",
+                             (unsigned long long)q->start,
+                             (unsigned long long)(q->start + q->count - 1));
+                r->body.skip = q->start;
+            }
+            if (!st) {
+                curl_easy_reset(easies[s]);
+                st = setup(sm, easies[s], r);
+            }
+            if (!st && curl_multi_add_handle(multi, easies[s]) != CURLM_OK)
+                st = NC_ENOMEM;
+            if (st) {
+                q->status = st;
+                req_clear(r);
+                next++;
+                s--; /* reuse this slot for the next request */
+                continue;
+            }
+            owner[s] = next++;
+            sm->nreq++;
+            running++;
+        }
+        if (running == 0)
+            break;
+        int still = 0;
+        if (curl_multi_perform(multi, &still) != CURLM_OK) {
+            first = NC_ES3;
+            break;
+        }
+        CURLMsg *msg;
+        int left;
+        while ((msg = curl_multi_info_read(multi, &left))) {
+            if (msg->msg != CURLMSG_DONE)
+                continue;
+            size_t s = 0;
+            while (s < width && easies[s] != msg->easy_handle)
+                s++;
+            if (s == width)
+                continue;
+            Req *r = &slots[s];
+            NCZ_read_req *q = &reqs[owner[s]];
+            curl_easy_getinfo(easies[s], CURLINFO_RESPONSE_CODE, &r->body.code);
+            int st = curl_to_nc(msg->data.result, &r->body);
+            if (!st)
+                st = http_status(r->body.code);
+            if (!st && q->count != (uint64_t)-1 && r->body.len != q->count)
+                st = r->body.len < q->count ? NC_EINVAL : NC_NOERR;
+            if (!st && q->count != (uint64_t)-1 && r->body.len > q->count)
+                r->body.len = (size_t)q->count; /* whole object sent: keep the range */
+            if (!st && !r->body.data && !(r->body.data = malloc(1)))
+                st = NC_ENOMEM;
+            q->status = st;
+            if (!st) {
+                q->data = r->body.data;
+                q->len = r->body.len;
+                r->body.data = NULL;
+            } else if (st != NC_EEMPTY && st != NC_EINVAL && first == NC_NOERR) {
+                first = st;
+            }
+            curl_multi_remove_handle(multi, easies[s]);
+            req_clear(r);
+            running--;
+        }
+        if (still > 0 && curl_multi_poll(multi, NULL, 0, 1000, NULL) != CURLM_OK) {
+            first = NC_ES3;
+            break;
+        }
+    }
+done:
+    if (slots)
+        for (size_t s = 0; s < width; s++) {
+            if (easies && easies[s]) {
+                if (slots[s].url)
+                    curl_multi_remove_handle(multi, easies[s]);
+                curl_easy_cleanup(easies[s]);
+            }
+            req_clear(&slots[s]);
+        }
+    free(slots);
+    free(easies);
+    free(owner);
+    if (multi)
+        curl_multi_cleanup(multi);
+    return first;
+}
+
+/* ---- lifetime ----------------------------------------------------------------- */
+
+static uint64_t
+s3_nrequests(NCZ_map *map)
+{
+    return ((S3Map *)map)->nreq;
+}
+
+/* Delete every object of the store. */
+static int
+delete_all(S3Map *sm)
+{
+    NCZ_keys all = {0};
+    int stat = s3_list_all(&sm->head, "/", &all);
+    for (size_t i = 0; i < all.n && !stat; i++) {
+        Req r = {.method = "DELETE"};
+        if (!(stat = object_url(sm, all.keys[i], &r.url)))
+            stat = perform(sm, &r);
+        if (stat == NC_EEMPTY)
+            stat = NC_NOERR;
+        req_clear(&r);
+    }
+    ncz_keys_free(&all);
+    return stat;
+}
+
+static void
+free_s3map(S3Map *sm)
+{
+    if (sm->easy)
+        curl_easy_cleanup(sm->easy);
+    ncz_s3_cfg_clear(&sm->cfg);
+    free(sm->sigv4);
+    free(sm->objbase);
+    free(sm->listurl);
+    free(sm->head.url);
+    free(sm);
+}
+
+static int
+s3_close(NCZ_map *map, int deleteit)
+{
+    S3Map *sm = (S3Map *)map;
+    int stat = NC_NOERR;
+    if (!sm)
+        return NC_NOERR;
+    if (deleteit && (map->mode & NCZ_MAP_WRITE))
+        stat = delete_all(sm);
+    free_s3map(sm);
+    return stat;
+}
+
+static const NCZ_map_ops s3_ops = {
+    .version = NCZ_MAP_VERSION,
+    .close = s3_close,
+    .exists = s3_exists,
+    .len = s3_len,
+    .read = s3_read,
+    .read_all = s3_read_all,
+    .write = s3_write,
+    .del = s3_del,
+    .list = s3_list,
+    .list_all = s3_list_all,
+    .read_many = s3_read_many,
+    .nrequests = s3_nrequests,
+};
+
+/* Does the store hold any object?  One request (max-keys=1). */
+static int
+store_nonempty(S3Map *sm, int *yes)
+{
+    NCZ_s3_listing page;
+    char *raw = raw_prefix(sm, "/");
+    if (!raw)
+        return NC_ENOMEM;
+    int stat = list_page(sm, raw, 0, "1", NULL, &page);
+    free(raw);
+    if (!stat) {
+        *yes = page.keys.n > 0;
+        ncz_s3_listing_clear(&page);
+    }
+    return stat;
+}
+
+/* PUT the bucket (creating a store in a bucket that does not exist yet). */
+static int
+create_bucket(S3Map *sm)
+{
+    Req r = {.method = "PUT"};
+    size_t n = strlen(sm->listurl) + 2;
+    if (!(r.url = malloc(n)))
+        return NC_ENOMEM;
+    snprintf(r.url, n, "%s", sm->listurl);
+    int stat = perform(sm, &r);
+    req_clear(&r);
+    return stat;
+}
+
 int
 ncz_map_s3_open(const char *url, int mode, NCZ_map **mapp)
 {
-    (void)url, (void)mode, (void)mapp;
-    return NC_ENOTBUILT;
+    int stat;
+    S3Map *sm = NULL;
+
+    pthread_once(&s3_once, s3_init);
+    if (s3_init_failed)
+        return NC_ES3;
+    if (!(sm = calloc(1, sizeof *sm)))
+        return NC_ENOMEM;
+    sm->head.ops = &s3_ops;
+    sm->head.impl = NCZ_MAP_S3;
+    sm->head.mode = mode;
+    if (!(sm->head.url = strdup(url))) {
+        stat = NC_ENOMEM;
+        goto done;
+    }
+    if ((stat = ncz_s3_cfg_from_url(url, &sm->cfg)))
+        goto done;
+    for (const char *p = sm->cfg.bucket; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+              *p == '-' || *p == '.' || *p == '_')) {
+            stat = NC_EURL;
+            goto done;
+        }
+    size_t n = strlen(sm->cfg.endpoint) + strlen(sm->cfg.bucket) + 4;
+    if (!(sm->objbase = malloc(n)) || !(sm->listurl = malloc(n))) {
+        stat = NC_ENOMEM;
+        goto done;
+    }
+    if (sm->cfg.vhost) {
+        snprintf(sm->objbase, n, "%s", sm->cfg.endpoint);
+        snprintf(sm->listurl, n, "%s/", sm->cfg.endpoint);
+    } else {
+        snprintf(sm->objbase, n, "%s/%s", sm->cfg.endpoint, sm->cfg.bucket);
+        snprintf(sm->listurl, n, "%s/%s", sm->cfg.endpoint, sm->cfg.bucket);
+    }
+    if (sm->cfg.access_key) {
+        size_t m = strlen(sm->cfg.region) + 16;
+        if (!(sm->sigv4 = malloc(m))) {
+            stat = NC_ENOMEM;
+            goto done;
+        }
+        snprintf(sm->sigv4, m, "aws:amz:%s:s3", sm->cfg.region);
+    }
+    if (!(sm->easy = curl_easy_init())) {
+        stat = NC_ENOMEM;
+        goto done;
+    }
+
+    int nonempty = 0;
+    stat = store_nonempty(sm, &nonempty);
+    if (mode & NCZ_MAP_CREATE) {
+        if (stat == NC_ENOOBJECT) /* no bucket yet */
+            stat = create_bucket(sm);
+        else if (!stat && nonempty) {
+            if (!(mode & NCZ_MAP_CLOBBER))
+                stat = NC_EEXIST;
+            else
+                stat = delete_all(sm);
+        }
+    } else if (!stat && !nonempty) {
+        stat = NC_ENOOBJECT;
+    }
+    if (stat)
+        goto done;
+    *mapp = &sm->head;
+    sm = NULL;
+done:
+    if (sm)
+        free_s3map(sm);
+    return stat;
 }

@@ -13,6 +13,9 @@
  * session is kept here (pending) and served from memory until close.
  *
  * libzip errors are translated once, in zip_to_nc(). */
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE
+#endif
 #include "zmap_impl.h"
 
 #include <errno.h>

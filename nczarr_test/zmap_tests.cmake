@@ -14,3 +14,24 @@ if(NETCDF_ENABLE_NCZARR_ZIP)
            COMMAND zmap_ops ${CMAKE_CURRENT_BINARY_DIR}/zmap_ops_root.zip zip,zarr)
   set_tests_properties(zmap_ops_zip zmap_ops_zip_root PROPERTIES LABELS nczarr)
 endif()
+if(NETCDF_ENABLE_S3)
+  # Against a local s3rver (skips with 77 without node/npm); signed with test
+  # credentials, and anonymous.  HOME points at an empty directory so a real
+  # ~/.aws never leaks in.
+  set(zs3_home ${CMAKE_CURRENT_BINARY_DIR}/zs3_home)
+  file(MAKE_DIRECTORY ${zs3_home})
+  add_test(NAME zmap_ops_s3
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/s3server.sh run
+                   ${CMAKE_CURRENT_BINARY_DIR}/zmap_ops_s3.srv zb
+                   sh -c "exec \"$0\" \"$NCZ_S3_ENDPOINT/$NCZ_S3_BUCKET/p/store\" s3"
+                   $<TARGET_FILE:zmap_ops>)
+  set_tests_properties(zmap_ops_s3 PROPERTIES LABELS "nczarr;interop" SKIP_RETURN_CODE 77
+    ENVIRONMENT "HOME=${zs3_home};AWS_ACCESS_KEY_ID=S3RVER;AWS_SECRET_ACCESS_KEY=S3RVER;AWS_REGION=us-east-1")
+  add_test(NAME zmap_ops_s3_anon
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/s3server.sh run
+                   ${CMAKE_CURRENT_BINARY_DIR}/zmap_ops_s3_anon.srv zb
+                   sh -c "exec \"$0\" \"$NCZ_S3_ENDPOINT/$NCZ_S3_BUCKET\" s3"
+                   $<TARGET_FILE:zmap_ops>)
+  set_tests_properties(zmap_ops_s3_anon PROPERTIES LABELS "nczarr;interop" SKIP_RETURN_CODE 77
+    ENVIRONMENT "HOME=${zs3_home};AWS_PROFILE=no")
+endif()
