@@ -12,3 +12,20 @@ if(NETCDF_ENABLE_NCZARR)
     set_tests_properties(fuzz_zmeta_seeds PROPERTIES LABELS "nczarr;slow")
   endif()
 endif()
+
+# The sharding index parser (Z3's fuzz_zshard.c), white-box: it compiles
+# against libnczarr's headers.
+if(NETCDF_ENABLE_NCZARR AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz_zshard.c)
+  pkg_check_modules(FZ_JSONC REQUIRED IMPORTED_TARGET json-c)
+  add_executable(fuzz_zshard fuzz_zshard.c)
+  target_link_libraries(fuzz_zshard PRIVATE netcdf PkgConfig::FZ_JSONC)
+  target_include_directories(fuzz_zshard PRIVATE ${CMAKE_SOURCE_DIR}/libnczarr ${CMAKE_SOURCE_DIR}/libsrc4
+                             ${CMAKE_SOURCE_DIR}/libfilter ${CMAKE_SOURCE_DIR}/libdispatch ${CMAKE_BINARY_DIR})
+  target_compile_options(fuzz_zshard PRIVATE
+    -fsanitize=fuzzer,${NC_FUZZ_SANITIZE} -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g)
+  target_link_options(fuzz_zshard PRIVATE -fsanitize=fuzzer,${NC_FUZZ_SANITIZE})
+  if(BUILD_TESTING)
+    add_test(NAME fuzz_zshard_seeds COMMAND fuzz_zshard -runs=0 ${CMAKE_CURRENT_SOURCE_DIR}/corpus_zshard)
+    set_tests_properties(fuzz_zshard_seeds PROPERTIES LABELS "nczarr;slow")
+  endif()
+endif()

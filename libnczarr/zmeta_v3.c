@@ -454,6 +454,7 @@ write_array(NC4_file *f, NC4_var *var, json_object **nodep)
     NCZ_file *zf = ncz_file(f);
     NCZ_var *zv = ncz_var(var);
     json_object *node = json_object_new_object(), *attrs = NULL, *types = NULL, *jv = NULL;
+    json_object *codecs = NULL;
     size_t shape[NC_MAX_VAR_DIMS];
     const char *dtype = ncz_dtype_v3_name(var->xtype);
     int stat;
@@ -461,6 +462,12 @@ write_array(NC4_file *f, NC4_var *var, json_object **nodep)
     *nodep = NULL;
     if (node == NULL)
         return NC_ENOMEM;
+    /* Codecs first: for a new array the data part may turn it into a
+     * sharded one, which changes the chunk grid (var->chunksizes). */
+    if ((stat = ncz_codecs_to_json_v3(f, var, &codecs))) {
+        json_object_put(node);
+        return stat;
+    }
     for (int i = 0; i < var->ndims; i++)
         shape[i] = var->dims[i]->len;
     if ((stat = ncz_json_add(node, "zarr_format", json_object_new_int(3))) ||
@@ -493,8 +500,8 @@ write_array(NC4_file *f, NC4_var *var, json_object **nodep)
         if (stat || (stat = ncz_json_add(node, "fill_value", jv)))
             goto fail;
     }
-    if ((stat = ncz_codecs_to_json_v3(f, var, &jv)))
-        goto fail;
+    jv = codecs;
+    codecs = NULL;
     if (jv == NULL) {
         /* No codec list from the data part: the required array->bytes one. */
         json_object *b = json_object_new_object(), *c = json_object_new_object();
@@ -556,6 +563,7 @@ fail:
     json_object_put(node);
     json_object_put(attrs);
     json_object_put(types);
+    json_object_put(codecs);
     return stat;
 }
 
