@@ -897,6 +897,34 @@ cmp_att_crt(const void *a, const void *b)
 }
 
 static int
+cmp_attp_crt(const void *a, const void *b)
+{
+    const h5n_att *x = *(const h5n_att *const *)a, *y = *(const h5n_att *const *)b;
+    return x->crt < y->crt ? -1 : x->crt > y->crt;
+}
+
+/* The attributes in the order qsort gives a table of pointers to them. */
+static int
+sort_like_hdf5(h5n_obj *o)
+{
+    h5n_att **tab = malloc(o->natts * sizeof(*tab)), *copy = malloc(o->natts * sizeof(*copy));
+    if (tab == NULL || copy == NULL) {
+        free(tab);
+        free(copy);
+        return NC_ENOMEM;
+    }
+    for (size_t i = 0; i < o->natts; i++)
+        tab[i] = &o->atts[i];
+    qsort(tab, o->natts, sizeof(*tab), cmp_attp_crt);
+    for (size_t i = 0; i < o->natts; i++)
+        copy[i] = *tab[i];
+    memcpy(o->atts, copy, o->natts * sizeof(*copy));
+    free(tab);
+    free(copy);
+    return NC_NOERR;
+}
+
+static int
 dense_links(h5n_file *f, h5n_obj *o, uint64_t heap, uint64_t btree)
 {
     fheap h;
@@ -998,8 +1026,7 @@ typedef struct {
 typedef struct {
     msg *m;
     size_t n, cap;
-    uint64_t cont[2 * MAX_CHUNKS];
-    size_t ncont;
+    size_t ncont;        /* continuation messages met */
 } msglist;
 
 static int
@@ -1026,12 +1053,8 @@ collect_msgs(msglist *ml, const unsigned char *p, size_t len, int crt_tracked)
         m->crt = crt_tracked ? le(q + 4, 2) : 0;
         m->p = q + hs;
         m->len = ml_len;
-        if (m->type == 0x10) {
-            if (ml_len < 16 || ml->ncont >= 2 * MAX_CHUNKS)
-                return GIVEUP;
-            ml->cont[ml->ncont++] = le(m->p, 8);
-            ml->cont[ml->ncont++] = le(m->p + 8, 8);
-        }
+        if (m->type == 0x10 && (ml_len < 16 || ++ml->ncont > MAX_CHUNKS))
+            return GIVEUP;
         at += hs + ml_len;
     }
     return NC_NOERR;
@@ -1196,9 +1219,14 @@ h5n_read_obj(h5n_file *f, uint64_t addr, h5n_obj *o)
     att_crt = (flags & 0x04) != 0;
     if ((stat = collect_msgs(&ml, buf + start, size0, att_crt)))
         goto done;
-    for (size_t c = 0; c < ml.ncont; c += 2) {
-        uint64_t caddr = ml.cont[c], clen = ml.cont[c + 1];
+    /* Continuation chunks append their messages: the loop meets them too. */
+    for (size_t i = 0; i < ml.n; i++) {
+        uint64_t caddr, clen;
         unsigned char *cb;
+        if (ml.m[i].type != 0x10)
+            continue;
+        caddr = le(ml.m[i].p, 8);
+        clen = le(ml.m[i].p + 8, 8);
         if (clen < 8 || clen > avail(f, caddr)) {
             stat = GIVEUP;
             goto done;
@@ -1298,14 +1326,19 @@ h5n_read_obj(h5n_file *f, uint64_t addr, h5n_obj *o)
         goto done;
     if (aheap != H5N_UNDEF && (stat = dense_atts(f, o, aheap, abt)))
         goto done;
-    /* Attribute order: creation order when tracked; otherwise HDF5's order
-     * is not one this reader can promise. */
+    /* Attribute order: creation order.  An object that does not track it
+     * has every index 0: HDF5 then sorts its table of attribute pointers
+     * (messages in header order) by that index with the C library's qsort,
+     * and the same qsort on the same pointer table gives the same order.
+     * (Dense storage without the index: HDF5's own business.) */
     if (o->natts > 1) {
-        if (!att_crt) {
+        if (att_crt) {
+            qsort(o->atts, o->natts, sizeof(h5n_att), cmp_att_crt);
+        } else if (aheap != H5N_UNDEF) {
             stat = GIVEUP;
             goto done;
-        }
-        qsort(o->atts, o->natts, sizeof(h5n_att), cmp_att_crt);
+        } else if ((stat = sort_like_hdf5(o)))
+            goto done;
     }
     if (is_group) {
         if (has_layout || has_type) {

@@ -30,3 +30,13 @@ add_test(NAME tst_h5read_atts
           "$<IF:$<BOOL:${_nc4_have_ref}>,${CMAKE_CURRENT_BINARY_DIR}/ref_tst_h5read_atts,none>"
   WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 set_tests_properties(tst_h5read_atts PROPERTIES LABELS "hdf5;interop" SKIP_RETURN_CODE 77 TIMEOUT 300)
+
+# The native metadata reader (libhdf5/h5n*.c) gives the same model, data and
+# ncdump output as the HDF5 path on a corpus, and survives bad input.
+if(TARGET ncdump AND TARGET ncgen)
+  add_test(NAME tst_h5native
+    COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/tst_h5native.sh $<TARGET_FILE:tst_h5read_dump>
+            $<TARGET_FILE:ncdump> $<TARGET_FILE:ncgen> ${CMAKE_SOURCE_DIR}
+    WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+  set_tests_properties(tst_h5native PROPERTIES LABELS "hdf5" TIMEOUT 300)
+endif()
