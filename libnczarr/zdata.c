@@ -25,6 +25,60 @@
 
 #define BATCH_BYTES ((size_t)256 << 20) /* decoded bytes per read batch */
 
+/* ---- per-thread scratch ---------------------------------------------------------
+ * Two grow-only buffers per thread (raw bytes, decoded chunk): a fresh
+ * chunk-sized malloc per chunk costs a page fault per 4 KiB, which on this
+ * kind of machine is most of the read time. */
+typedef struct zscratch {
+    unsigned char *b[2];
+    size_t cap[2];
+} zscratch;
+
+static pthread_key_t scratch_key;
+static pthread_once_t scratch_once = PTHREAD_ONCE_INIT;
+
+static void
+scratch_free(void *p)
+{
+    zscratch *z = p;
+    if (z) {
+        free(z->b[0]);
+        free(z->b[1]);
+        free(z);
+    }
+}
+
+static void
+scratch_init(void)
+{
+    (void)pthread_key_create(&scratch_key, scratch_free);
+}
+
+static unsigned char *
+scratch(int which, size_t n)
+{
+    zscratch *z;
+    pthread_once(&scratch_once, scratch_init);
+    if ((z = pthread_getspecific(scratch_key)) == NULL) {
+        if ((z = calloc(1, sizeof(*z))) == NULL)
+            return NULL;
+        if (pthread_setspecific(scratch_key, z) != 0) {
+            free(z);
+            return NULL;
+        }
+    }
+    if (z->cap[which] < n || z->b[which] == NULL) {
+        unsigned char *b = realloc(z->b[which], n ? n : 1);
+        if (b == NULL)
+            return NULL;
+        z->b[which] = b;
+        z->cap[which] = n ? n : 1;
+    }
+    return z->b[which];
+}
+
+#define SPARE_MAX 16
+
 typedef struct centry {
     char *key;
     unsigned char *data;     /* the chunk in memory form */
@@ -49,6 +103,8 @@ typedef struct zvdata {
     centry *head, *tail;
     centry **buckets;
     size_t nbuckets, nentries, maxentries;
+    unsigned char *spare[SPARE_MAX]; /* free chunk buffers */
+    size_t nspare;
 } zvdata;
 
 /* ---- setup -------------------------------------------------------------------- */
@@ -76,6 +132,8 @@ ncz_var_data_free(NCZ_var *zv)
     if (zv == NULL || (d = zv->cache) == NULL)
         return;
     cache_drop_all(d);
+    for (size_t i = 0; i < d->nspare; i++)
+        free(d->spare[i]);
     free(d->buckets);
     ncz_pipe_free(d->pipe);
     free(d->shard);
@@ -417,7 +475,11 @@ cache_remove(zvdata *d, centry *e)
     lru_unlink(d, e);
     d->nentries--;
     free(e->key);
-    free(e->data);
+    /* Keep a few chunk buffers for the next entries (no fresh pages). */
+    if (d->nspare < SPARE_MAX)
+        d->spare[d->nspare++] = e->data;
+    else
+        free(e->data);
     free(e);
 }
 
@@ -454,7 +516,23 @@ typedef struct enc_ctx {
     zvdata *d;
     enc_job *jobs;
     ncf_pool *inner; /* pool for a shard's inner chunks */
+    NCZ_map *map;    /* directory stores: each task writes its own chunk */
 } enc_ctx;
+
+/* Store (or delete) job j's chunk. */
+static int
+store_job(NCZ_map *map, enc_job *j)
+{
+    int s;
+    if (j->empty) {
+        s = map->ops->del(map, j->e->key);
+        return s == NC_EEMPTY ? NC_NOERR : s;
+    }
+    s = map->ops->write(map, j->e->key, j->outlen, j->out);
+    free(j->out);
+    j->out = NULL;
+    return s;
+}
 
 static void
 enc_task(void *arg, size_t i)
@@ -465,14 +543,18 @@ enc_task(void *arg, size_t i)
     if (d->shard) {
         j->status = ncz_shard_encode(d->shard, j->e->data, d->fill, c->inner, &j->out, &j->outlen);
         j->empty = j->status == NC_NOERR && j->out == NULL;
+        if (j->status == NC_NOERR && c->map != NULL)
+            j->status = store_job(c->map, j);
         return;
     }
     if (ncz_all_fill(j->e->data, d->chunkelems, d->esize, d->fill)) {
         j->empty = 1;
-        j->status = NC_NOERR;
+        j->status = c->map != NULL ? store_job(c->map, j) : NC_NOERR;
         return;
     }
     j->status = ncz_pipe_encode(d->pipe, j->e->data, d->chunkbytes, &j->out, &j->outlen);
+    if (j->status == NC_NOERR && c->map != NULL)
+        j->status = store_job(c->map, j);
 }
 
 /* Write every dirty chunk; with evict, also drop entries down to keep. */
@@ -495,19 +577,14 @@ cache_flush(NC4_file *f, zvdata *d, size_t keep)
         c.d = d;
         c.jobs = jobs;
         c.inner = ndirty == 1 ? ncf_pool_default() : NULL;
+        /* Directory stores: independent files, written from the tasks. */
+        c.map = map->impl == NCZ_MAP_FILE ? map : NULL;
         ncf_pool_run(ncf_pool_default(), ndirty, enc_task, &c);
         for (k = 0; k < ndirty; k++) {
             enc_job *j = &jobs[k];
             int s = j->status;
-            if (s == NC_NOERR) {
-                if (j->empty) {
-                    s = map->ops->del(map, j->e->key);
-                    if (s == NC_EEMPTY)
-                        s = NC_NOERR;
-                } else {
-                    s = map->ops->write(map, j->e->key, j->outlen, j->out);
-                }
-            }
+            if (s == NC_NOERR && c.map == NULL)
+                s = store_job(map, j);
             if (s == NC_NOERR)
                 j->e->dirty = 0;
             else if (stat == NC_NOERR)
@@ -569,6 +646,8 @@ typedef struct rd_ctx {
     unsigned char *out;
     rd_job *jobs;
     ncf_pool *inner;
+    NCZ_map *map;
+    int fetch;      /* each task reads its own chunk (directory stores) */
 } rd_ctx;
 
 /* Where job j's part starts in the caller's buffer (element offset). */
@@ -600,12 +679,32 @@ rd_task(void *arg, size_t i)
     rd_job *j = &c->jobs[i];
     zvdata *d = c->d;
     unsigned char *tmp = NULL;
-    const unsigned char *src;
+    const unsigned char *src, *raw;
+    size_t rawlen;
     int stat = NC_NOERR;
     if (j->cached) {
         copy_part(d, c->s, j, j->cached, c->out);
         j->status = NC_NOERR;
         return;
+    }
+    if (c->fetch) {
+        /* Directory store: open/pread/close, safe from several threads. */
+        uint64_t len = 0;
+        unsigned char *buf;
+        stat = c->map->ops->len(c->map, j->req->key, &len);
+        if (stat == NC_NOERR && len > ((size_t)1 << 40))
+            stat = NC_ENCZARR;
+        if (stat == NC_NOERR && (buf = scratch(0, (size_t)len)) == NULL)
+            stat = NC_ENOMEM;
+        if (stat == NC_NOERR)
+            stat = c->map->ops->read(c->map, j->req->key, 0, len, buf);
+        j->req->status = stat;
+        raw = buf;
+        rawlen = (size_t)len;
+        stat = NC_NOERR;
+    } else {
+        raw = j->req->data;
+        rawlen = j->req->len;
     }
     if (j->req->status == NC_EEMPTY) {
         if ((src = fill_chunk(d)) == NULL)
@@ -621,18 +720,16 @@ rd_task(void *arg, size_t i)
     }
     if (j->direct) {
         tmp = c->out + user_off(c->s, j) * d->esize;
-    } else if ((tmp = malloc(d->chunkbytes ? d->chunkbytes : 1)) == NULL) {
+    } else if ((tmp = scratch(1, d->chunkbytes)) == NULL) {
         j->status = NC_ENOMEM;
         return;
     }
     if (d->shard)
-        stat = ncz_shard_decode(d->shard, j->req->data, j->req->len, tmp, d->fill, c->inner);
+        stat = ncz_shard_decode(d->shard, raw, rawlen, tmp, d->fill, c->inner);
     else
-        stat = ncz_pipe_decode(d->pipe, j->req->data, j->req->len, tmp, d->chunkbytes);
+        stat = ncz_pipe_decode(d->pipe, raw, rawlen, tmp, d->chunkbytes);
     if (stat == NC_NOERR && !j->direct)
         copy_part(d, c->s, j, tmp, c->out);
-    if (!j->direct)
-        free(tmp);
     free(j->req->data);
     j->req->data = NULL;
     j->status = stat;
@@ -660,7 +757,9 @@ run_read_batch(NC4_file *f, zvdata *d, const sel *s, unsigned char *out, rd_job 
     NCZ_map *map = ncz_file(f)->map;
     rd_ctx c;
     int stat = NC_NOERR;
-    if (nreqs > 0) {
+    c.map = map;
+    c.fetch = map->impl == NCZ_MAP_FILE;
+    if (nreqs > 0 && !c.fetch) {
         stat = map->ops->read_many(map, nreqs, reqs);
         if (stat && stat != NC_EEMPTY) {
             for (size_t i = 0; i < nreqs; i++)
@@ -785,9 +884,13 @@ get_entry(NC4_file *f, zvdata *d, const char *key, int whole, centry **ep)
         *ep = e;
         return NC_NOERR;
     }
-    if (d->nentries >= d->maxentries && (stat = cache_flush(f, d, d->maxentries > 1 ? d->maxentries - 1 : 0)))
+    /* Full: write every dirty chunk (in parallel) and keep the newer half,
+     * so the next flush again has several chunks to encode at once. */
+    if (d->nentries >= d->maxentries && (stat = cache_flush(f, d, d->maxentries / 2)))
         return stat;
-    if ((data = malloc(d->chunkbytes ? d->chunkbytes : 1)) == NULL)
+    if (d->nspare > 0)
+        data = d->spare[--d->nspare];
+    else if ((data = malloc(d->chunkbytes ? d->chunkbytes : 1)) == NULL)
         return NC_ENOMEM;
     if (!whole) {
         void *raw = NULL;
