@@ -261,8 +261,15 @@ NCZ_open(const char *path, int mode, int basepe, size_t *chunksizehintp, void *p
     f->readonly = zf->readonly = (mode & NC_WRITE) == 0;
     if ((stat = ncz_map_open(url, zf->modelist, f->readonly ? NCZ_MAP_READ : NCZ_MAP_WRITE, &zf->map)))
         goto fail;
-    /* Format: what the store holds, unless the mode forces one. */
-    if (!has_mode(zf->modelist, "v2")) {
+    /* Format: what the store holds, unless the mode forces one.  A v2
+     * consolidated store answers with its one /.zmetadata object (an S3
+     * open then costs two requests); else zarr.json decides. */
+    if (!has_mode(zf->modelist, "v3")) {
+        zf->zarr_format = 2;
+        if ((stat = ncz_meta_load_consolidated(f, NULL)))
+            goto fail;
+    }
+    if (!zf->consolidated && !has_mode(zf->modelist, "v2")) {
         stat = ncz_json_read(zf->map, "/zarr.json", &root3);
         if (stat == NC_NOERR)
             zf->zarr_format = 3;
@@ -279,7 +286,7 @@ NCZ_open(const char *path, int mode, int basepe, size_t *chunksizehintp, void *p
     }
     if (zf->zarr_format == 3)
         zf->dimsep = '/';
-    if ((stat = ncz_meta_load_consolidated(f, root3)))
+    if (zf->zarr_format == 3 && (stat = ncz_meta_load_consolidated(f, root3)))
         goto fail;
     if (zf->consolidated && !f->readonly)
         zf->write_consolidated = 1; /* keep it in step with the store */

@@ -43,3 +43,20 @@ foreach(t tst_types tst_fill_ranges tst_varm_counts tst_access tst_api_regress t
     set_tests_properties(tst_zcore_nc_test_${t} PROPERTIES LABELS nczarr SKIP_RETURN_CODE 77 TIMEOUT 300)
   endif()
 endforeach()
+
+# The same model test and the open's request count on a local S3 server
+# (Z1's s3server.sh; skips with 77 without node/npm).
+if(NETCDF_ENABLE_S3)
+  nczarr_program(tst_zcore_s3count)
+  target_link_libraries(tst_zcore_s3count PRIVATE netcdf)
+  target_include_directories(tst_zcore_s3count PRIVATE ${CMAKE_SOURCE_DIR}/libsrc4 ${CMAKE_SOURCE_DIR}/libfilter)
+  set(_zc_s3env "HOME=${_zc_dir};AWS_ACCESS_KEY_ID=S3RVER;AWS_SECRET_ACCESS_KEY=S3RVER;AWS_REGION=us-east-1")
+  add_test(NAME tst_zcore_s3count
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/s3server.sh run ${_zc_dir}/s3count.srv zc
+                   sh -c "exec \"$0\" \"$NCZ_S3_ENDPOINT/$NCZ_S3_BUCKET/p\"" $<TARGET_FILE:tst_zcore_s3count>)
+  add_test(NAME tst_zcore_model_s3
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/s3server.sh run ${_zc_dir}/model_s3.srv zc
+                   sh -c "exec \"$0\" \"$NCZ_S3_ENDPOINT/$NCZ_S3_BUCKET/m\" nczarr,s3" $<TARGET_FILE:tst_zcore_model>)
+  set_tests_properties(tst_zcore_s3count tst_zcore_model_s3 PROPERTIES LABELS "nczarr;interop"
+                       SKIP_RETURN_CODE 77 ENVIRONMENT "${_zc_s3env}")
+endif()

@@ -4,7 +4,8 @@
  * refusals upstream gives (user types), NC_NOCLOBBER, read-only opens,
  * abort of a new store.  Run per store URL prefix and mode.
  * Usage: tst_zcore_model DIR MODE   (MODE e.g. "nczarr,file", "zarr,file",
- *        "nczarr,zip", "nczarr,file,consolidated", "v3,file") */
+ *        "nczarr,zip", "nczarr,file,consolidated", "v3,file"; DIR may be an
+ *        S3 prefix "http://127.0.0.1:PORT/bucket/p" with MODE "nczarr,s3") */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,11 @@ static int pure, v3;
 static const char *
 store(const char *name)
 {
-    snprintf(url, sizeof url, "file://%s/%s.zarr#mode=%s", dir, name, mode);
+    /* DIR may be a local directory or a remote prefix (http://host/bucket/p). */
+    if (strstr(dir, "://"))
+        snprintf(url, sizeof url, "%s/%s.zarr#mode=%s", dir, name, mode);
+    else
+        snprintf(url, sizeof url, "file://%s/%s.zarr#mode=%s", dir, name, mode);
     return url;
 }
 
