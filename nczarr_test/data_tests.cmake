@@ -34,3 +34,11 @@ if(EXISTS /usr/bin/python3)
     $<TARGET_FILE:netcdf> ${_zrt_dir})
   set_tests_properties(tst_zdata_zarrpy PROPERTIES LABELS "nczarr;interop" SKIP_RETURN_CODE 77 TIMEOUT 300)
 endif()
+
+# Zarr v3 and sharding with zarrita (npm, installed into the build tree on
+# first run; skips with 77 without node/npm/network or under ASan).
+if(EXISTS /usr/bin/python3)
+  add_test(NAME tst_zdata_zarrita COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/tst_zdata_zarrita.py
+    $<TARGET_FILE:netcdf> ${_zrt_dir} ${CMAKE_CURRENT_SOURCE_DIR}/tst_zdata_zarrita.mjs)
+  set_tests_properties(tst_zdata_zarrita PROPERTIES LABELS "nczarr;interop" SKIP_RETURN_CODE 77 TIMEOUT 600)
+endif()
