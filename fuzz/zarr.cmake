@@ -10,6 +10,12 @@ if(NETCDF_ENABLE_NCZARR)
   if(BUILD_TESTING)
     add_test(NAME fuzz_zmeta_seeds COMMAND fuzz_zmeta -runs=0 ${CMAKE_CURRENT_SOURCE_DIR}/corpus_zmeta)
     set_tests_properties(fuzz_zmeta_seeds PROPERTIES LABELS "nczarr;slow")
+    # What the fuzzer found (fixed), replayed.
+    file(GLOB _zmeta_regress ${CMAKE_CURRENT_SOURCE_DIR}/regress_zmeta/*)
+    if(_zmeta_regress)
+      add_test(NAME fuzz_zmeta_regress COMMAND fuzz_zmeta ${_zmeta_regress})
+      set_tests_properties(fuzz_zmeta_regress PROPERTIES LABELS "nczarr;slow")
+    endif()
   endif()
 endif()
 

@@ -239,8 +239,10 @@ read_node(NC4_file *f, NC4_grp *g, json_object *node, int depth)
         static const char *const lists[2] = {"arrays", "groups"};
         for (int l = 0; l < 2; l++) {
             json_object *arr = ncz_json_get(jg, lists[l]);
-            if (arr && !json_object_is_type(arr, json_type_array))
+            if (arr && !json_object_is_type(arr, json_type_array)) {
+                ncz_keys_free(&kids);
                 return NC_ENCZARR;
+            }
             for (size_t i = 0; arr && i < json_object_array_length(arr); i++) {
                 json_object *e = json_object_array_get_idx(arr, i);
                 if (!json_object_is_type(e, json_type_string)) {
