@@ -59,10 +59,17 @@ typedef struct h5n_space {
     uint64_t npoints;              /* 1 scalar, 0 null */
 } h5n_space;
 
+/* An attribute's dataspace: what readers of attributes need (kept small:
+ * a file may hold a great many attributes). */
+typedef struct h5n_extent {
+    int kind, ndims;
+    uint64_t npoints;
+} h5n_extent;
+
 typedef struct h5n_att {
     char *name;                    /* NUL-terminated copy */
     h5n_type type;
-    h5n_space space;
+    h5n_extent space;
     const unsigned char *data;     /* npoints * type.size bytes (in the object's buffers) */
     size_t datalen;
     uint64_t crt;                  /* creation order */

@@ -396,7 +396,8 @@ parse_att(const unsigned char *p, size_t len, uint64_t crt, h5n_att *a)
     unsigned ver = (unsigned)u(&r, 1), flags = (unsigned)u(&r, 1);
     size_t nsz = (size_t)u(&r, 2), tsz = (size_t)u(&r, 2), ssz = (size_t)u(&r, 2);
     size_t pad = ver == 1 ? 8 : 1;
-    const unsigned char *np, *tp, *sp;
+    const unsigned char *np, *tp, *spp;
+    h5n_space sp;
     rd tr, sr;
     uint64_t need;
     int stat;
@@ -409,14 +410,17 @@ parse_att(const unsigned char *p, size_t len, uint64_t crt, h5n_att *a)
 #define PADDED(n) (((n) + pad - 1) / pad * pad)
     np = take(&r, PADDED(nsz));
     tp = take(&r, PADDED(tsz));
-    sp = take(&r, PADDED(ssz));
+    spp = take(&r, PADDED(ssz));
 #undef PADDED
     if (r.bad || nsz == 0 || np[nsz - 1] != 0 || memchr(np, 0, nsz) != np + nsz - 1)
         return GIVEUP;
     tr.p = tp; tr.end = tp + tsz; tr.bad = 0;
-    sr.p = sp; sr.end = sp + ssz; sr.bad = 0;
-    if ((stat = parse_type(&tr, &a->type, 0)) || (stat = parse_space(&sr, &a->space)))
+    sr.p = spp; sr.end = spp + ssz; sr.bad = 0;
+    if ((stat = parse_type(&tr, &a->type, 0)) || (stat = parse_space(&sr, &sp)))
         return stat;
+    a->space.kind = sp.kind;
+    a->space.ndims = sp.ndims;
+    a->space.npoints = sp.npoints;
     if (file_elem_size(&a->type) == 0 && a->space.npoints > 0)
         return GIVEUP;
     if (a->space.npoints > (uint64_t)len || file_elem_size(&a->type) > len)
@@ -603,7 +607,7 @@ typedef struct {
     uint64_t start, maxdirect;
     int csum;
     dblock *blocks;
-    size_t nblocks, cap;
+    size_t nblocks, cap, nindirect;
 } fheap;
 
 static unsigned
@@ -630,7 +634,8 @@ fh_direct(fheap *h, uint64_t addr, uint64_t off, uint64_t size)
     size_t hdr = 5 + 8 + h->offsize;
     int stat;
 
-    if (size < hdr + (h->csum ? 4 : 0) || size > avail(h->f, addr))
+    if (size < hdr + (h->csum ? 4 : 0) || size > avail(h->f, addr) ||
+        h->nblocks > h->f->size / h->start)
         return GIVEUP;
     if ((stat = read_owned(h->f, h->o, addr, (size_t)size, &buf)))
         return stat;
@@ -671,7 +676,9 @@ fh_indirect(fheap *h, uint64_t addr, uint64_t off, unsigned nrows, unsigned dept
     uint64_t at = off;
     int stat = NC_NOERR;
 
-    if (depth > MAX_DEPTH || nrows == 0 || nrows > 64)
+    /* (blocks met twice, or more than the file could hold: not HDF5's) */
+    if (depth > MAX_DEPTH || nrows == 0 || nrows > 64 || ++h->nindirect > 4096 ||
+        h->nblocks > h->f->size / h->start)
         return GIVEUP;
     n = (size_t)nrows * h->width;
     need = hdr + n * 8;
@@ -1207,6 +1214,8 @@ h5n_read_obj(h5n_file *f, uint64_t addr, h5n_obj *o)
     if (flags & 0xc0)
         return GIVEUP;
     start = 6 + ((flags & 0x20) ? 16 : 0) + ((flags & 0x10) ? 4 : 0);
+    if (start + ((size_t)1 << (flags & 3)) > first)
+        return GIVEUP;
     size0 = (size_t)le(buf + start, 1 << (flags & 3));
     start += (size_t)1 << (flags & 3);
     if (size0 > av || start + size0 + 4 > av)
