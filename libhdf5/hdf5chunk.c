@@ -39,10 +39,11 @@ typedef struct plan {
     hsize_t clo[H5S_MAX_RANK];       /* first chunk touched, per dimension */
     size_t grid[H5S_MAX_RANK];       /* chunks touched, per dimension */
     ncf_chain *chain;
+    int chain_borrowed;              /* chain is the cache's: not freed with the plan */
     unsigned char *fillchunk;        /* a whole chunk of fill values */
     int fill_never;                  /* fill time "never": unwritten chunks read as nothing */
+    int writable;                    /* the file is open for writing */
     unsigned char *user;             /* the caller's buffer */
-    int serial;                      /* run the tasks in the calling thread only */
 } plan;
 
 typedef struct cjob {
@@ -147,7 +148,8 @@ copy_sel(const plan *p, const cjob *j, unsigned char *chunk, int to_user)
 static void
 plan_free(plan *p)
 {
-    ncf_chain_free(p->chain);
+    if (!p->chain_borrowed)
+        ncf_chain_free(p->chain);
     free(p->fillchunk);
 }
 
@@ -165,10 +167,11 @@ hdf5_has_filters(hid_t dcpl, int nf)
     return NC_NOERR;
 }
 
-/* Set up p for did; *usable = 0 when the request is HDF5's.  Locked. */
+/* Set up p for did; *usable = 0 when the request is HDF5's.  cache_bytes:
+ * the write-back cache of the variable (0: none).  Locked. */
 static int
 plan_init(plan *p, hid_t did, hid_t mtid, int nd, const hsize_t *start, const hsize_t *count,
-          const hsize_t *stride, size_t size, int reading, int *usable)
+          const hsize_t *stride, size_t size, int reading, size_t cache_bytes, int *usable)
 {
     hid_t dcpl = -1, ftid = -1, sid = -1;
     ncf_filter_spec specs[MAX_FILTERS];
@@ -197,10 +200,6 @@ plan_init(plan *p, hid_t did, hid_t mtid, int nd, const hsize_t *start, const hs
         specs[i].flags = flags & H5Z_FLAG_OPTIONAL ? NCF_FLAG_OPTIONAL : 0;
         specs[i].nparams = ncd;
         specs[i].params = params[i];
-        /* libaec's szip coder fails now and then when two threads run it at
-         * once (seen on Debian's libaec 1.0.6): szip chains run serially. */
-        if (id == H5Z_FILTER_SZIP)
-            p->serial = 1;
         /* HDF5's path (taken below for some requests) needs the filter too. */
         (void)nc4h5_filter_register((unsigned)id);
     }
@@ -223,7 +222,9 @@ plan_init(plan *p, hid_t did, hid_t mtid, int nd, const hsize_t *start, const hs
         touched *= (double)((start[d] + (count[d] - 1) * stride[d]) / p->cd[d] - start[d] / p->cd[d] + 1) *
                    (double)p->cd[d];
     }
-    if (want * SPARSE < touched)
+    /* Sparse writes are fine when the write-back cache can hold a chunk:
+     * it merges them without re-encoding. */
+    if (want * SPARSE < touched && (reading || cache_bytes < p->celems * size))
         goto done;
     if ((stat = ncf_chain_create((size_t)nf, specs, size, &p->chain))) {
         /* Not runnable here: HDF5's pipeline, unless HDF5 cannot run it
@@ -253,6 +254,15 @@ plan_init(plan *p, hid_t did, hid_t mtid, int nd, const hsize_t *start, const hs
     if (H5Pget_fill_time(dcpl, &ft) < 0)
         ft = H5D_FILL_TIME_IFSET;
     p->fill_never = ft == H5D_FILL_TIME_NEVER;
+    {
+        hid_t fid = H5Iget_file_id(did);
+        unsigned intent = H5F_ACC_RDWR;
+        if (fid >= 0) {
+            (void)H5Fget_intent(fid, &intent);
+            H5Fclose(fid);
+        }
+        p->writable = (intent & H5F_ACC_RDWR) != 0;
+    }
     if ((p->fillchunk = malloc(p->cbytes)) == NULL) {
         stat = NC_ENOMEM;
         goto done;
@@ -395,6 +405,19 @@ read_raw(const plan *p, cjob *j, tbufs *t)
         return NC_ENOMEM;
     if (H5Dread_chunk(p->did, H5P_DEFAULT, j->off, &mask, t->raw) < 0)
         return NC_EHDFERR;
+    if (p->writable) {
+        /* HDF5 1.10.8's H5Dread_chunk can report a stale filter mask for a
+         * chunk rewritten (H5Dwrite_chunk) with another one -- an optional
+         * filter such as szip skipped one time and not the next -- when
+         * chunks were visited in some orders (so: now and then with two
+         * threads).  The chunk index has the right one. */
+        unsigned fm = 0;
+        haddr_t addr = HADDR_UNDEF;
+        hsize_t sz = 0;
+        if (H5Dget_chunk_info_by_coord(p->did, j->off, &fm, &addr, &sz) < 0)
+            return NC_EHDFERR;
+        mask = fm;
+    }
     j->raw = t->raw;
     j->rawlen = (size_t)nb;
     j->mask = mask;
@@ -469,86 +492,552 @@ read_task(void *arg, size_t i)
     copy_sel(p, &j, src, 1);
 }
 
-static void
-write_task(void *arg, size_t i)
+/* ---- the write-back cache of decoded chunks ----------------------------------------
+ * Per variable, found by its NC4H5_var in one table; every use of the
+ * table and of a cache's index happens under the HDF5 lock.  A cache holds
+ * at most `cap` decoded chunks (the variable's chunk-cache bytes and slots,
+ * as HDF5 would hold them), least recently used first out.  Pool tasks
+ * touch only the chunk buffers and entries of the request they serve; the
+ * index is not changed while they run. */
+typedef struct centry {
+    hsize_t off[H5S_MAX_RANK];
+    unsigned char *buf;              /* decoded chunk, cbytes */
+    int dirty;                       /* newer than the file */
+    int loading;                     /* contents still to be read in by a task */
+    unsigned long stamp;             /* last request that used it */
+    struct centry *hnext, *prev, *next;
+} centry;
+
+typedef struct vcache {
+    NC4H5_var *key;
+    NC4_var *var;
+    NC4_file *file;
+    struct vcache *hnext;
+    int nd;
+    hsize_t cd[H5S_MAX_RANK];
+    size_t cbytes, cap, n;
+    centry **tab;                    /* power-of-two buckets */
+    size_t tabsz;
+    centry *head, *tail;             /* most / least recently used */
+    ncf_chain *chain;
+} vcache;
+
+static vcache **vtab;                /* by NC4H5_var address */
+static size_t vtabsz, vcount;
+static unsigned long req_stamp;
+
+static size_t
+ptr_hash(const void *k, size_t mask)
 {
-    run_ctx *c = arg;
-    plan *p = c->p;
-    cjob j;
-    tbufs *t;
-    const unsigned char *src;
+    uint64_t x = (uint64_t)(uintptr_t)k;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    return (size_t)x & mask;
+}
+
+static vcache *
+vc_find(const NC4H5_var *hv)
+{
+    if (vtabsz == 0)
+        return NULL;
+    for (vcache *v = vtab[ptr_hash(hv, vtabsz - 1)]; v; v = v->hnext)
+        if (v->key == hv)
+            return v;
+    return NULL;
+}
+
+static int
+vc_table_add(vcache *vc)
+{
+    if (vcount + 1 > vtabsz / 2) {
+        size_t nsz = vtabsz ? vtabsz * 2 : 64;
+        vcache **nt = calloc(nsz, sizeof(*nt));
+        if (nt == NULL)
+            return NC_ENOMEM;
+        for (size_t i = 0; i < vtabsz; i++)
+            for (vcache *v = vtab[i], *nx; v; v = nx) {
+                nx = v->hnext;
+                size_t h = ptr_hash(v->key, nsz - 1);
+                v->hnext = nt[h];
+                nt[h] = v;
+            }
+        free(vtab);
+        vtab = nt;
+        vtabsz = nsz;
+    }
+    size_t h = ptr_hash(vc->key, vtabsz - 1);
+    vc->hnext = vtab[h];
+    vtab[h] = vc;
+    vcount++;
+    return NC_NOERR;
+}
+
+static size_t
+off_hash(const vcache *vc, const hsize_t *off)
+{
+    uint64_t x = 0x9e3779b97f4a7c15ULL;
+    for (int d = 0; d < vc->nd; d++) {
+        x ^= (uint64_t)(off[d] / vc->cd[d]) + 0x9e3779b97f4a7c15ULL + (x << 6) + (x >> 2);
+        x *= 0xbf58476d1ce4e5b9ULL;
+    }
+    return (size_t)(x ^ (x >> 31)) & (vc->tabsz - 1);
+}
+
+static centry *
+e_find(const vcache *vc, const hsize_t *off)
+{
+    for (centry *e = vc->tab[off_hash(vc, off)]; e; e = e->hnext)
+        if (memcmp(e->off, off, (size_t)vc->nd * sizeof(hsize_t)) == 0)
+            return e;
+    return NULL;
+}
+
+static void
+lru_unlink(vcache *vc, centry *e)
+{
+    if (e->prev)
+        e->prev->next = e->next;
+    else
+        vc->head = e->next;
+    if (e->next)
+        e->next->prev = e->prev;
+    else
+        vc->tail = e->prev;
+    e->prev = e->next = NULL;
+}
+
+static void
+lru_front(vcache *vc, centry *e)
+{
+    e->next = vc->head;
+    e->prev = NULL;
+    if (vc->head)
+        vc->head->prev = e;
+    vc->head = e;
+    if (vc->tail == NULL)
+        vc->tail = e;
+}
+
+/* Take e out of the index and the LRU list (its buffer stays). */
+static void
+e_unlink(vcache *vc, centry *e)
+{
+    centry **pp = &vc->tab[off_hash(vc, e->off)];
+    while (*pp != e)
+        pp = &(*pp)->hnext;
+    *pp = e->hnext;
+    lru_unlink(vc, e);
+    vc->n--;
+}
+
+static void
+e_free(centry *e)
+{
+    if (e) {
+        free(e->buf);
+        free(e);
+    }
+}
+
+/* Discard every entry (nothing written). */
+static void
+vc_clear(vcache *vc)
+{
+    for (centry *e = vc->head, *nx; e; e = nx) {
+        nx = e->next;
+        e_free(e);
+    }
+    memset(vc->tab, 0, vc->tabsz * sizeof(*vc->tab));
+    vc->head = vc->tail = NULL;
+    vc->n = 0;
+}
+
+static void
+vc_free(vcache *vc)
+{
+    vcache **pp = &vtab[ptr_hash(vc->key, vtabsz - 1)];
+    while (*pp != vc)
+        pp = &(*pp)->hnext;
+    *pp = vc->hnext;
+    vcount--;
+    vc_clear(vc);
+    free(vc->tab);
+    ncf_chain_free(vc->chain);
+    free(vc);
+}
+
+/* Chunks var's cache may hold, for chunks of cbytes: HDF5's rule (a chunk
+ * larger than the cache is not cached), bounded by the slots too. */
+static size_t
+cache_cap(const NC4_var *var, size_t cbytes)
+{
+    size_t n = cbytes ? var->cache_size / cbytes : 0;
+    return n < var->cache_nelems ? n : var->cache_nelems;
+}
+
+/* ---- writing chunks out ----------------------------------------------------------- */
+
+/* Encode a whole decoded chunk and write it at off.  No lock held; takes it
+ * for the write. */
+static int
+put_chunk(hid_t did, const ncf_chain *chain, const hsize_t *off, const unsigned char *src, size_t cbytes)
+{
     void *out = NULL;
     size_t outlen = 0;
     unsigned int outmask = 0;
+    int stat;
+    if ((stat = codec_status(ncf_chain_encode(chain, src, cbytes, &out, &outlen, &outmask))))
+        return stat;
+    nc4h5_lock();
+    if (H5Dwrite_chunk(did, H5P_DEFAULT, outmask, off, outlen, out) < 0)
+        stat = NC_EHDFERR;
+    nc4h5_unlock();
+    free(out);
+    return stat;
+}
+
+/* Chunk j of the request, written from the caller's data (wholly covered)
+ * or by read-modify-write (partly covered, no cache). */
+static void
+write_uncached(run_ctx *c, cjob *j)
+{
+    plan *p = c->p;
+    tbufs *t;
+    const unsigned char *src;
     int stat = NC_NOERR;
 
-    if (atomic_load(&c->status) || !chunk_at(p, i, &j))
-        return;
     if ((t = tbufs_get()) == NULL) {
         fail(c, NC_ENOMEM);
         return;
     }
-    if (!j.full) {
+    if (!j->full) {
         nc4h5_lock();
-        stat = read_raw(p, &j, t);
+        stat = read_raw(p, j, t);
         nc4h5_unlock();
         if (stat) {
             fail(c, stat);
             return;
         }
     }
-    if (j.direct) {
-        src = p->user + j.uoff * p->size;
+    if (j->direct) {
+        src = p->user + j->uoff * p->size;
     } else {
         unsigned char *b = grow(&t->buf, &t->bufcap, p->cbytes);
         if (b == NULL) {
             fail(c, NC_ENOMEM);
             return;
         }
-        if (!j.full && j.allocated) {
-            if ((stat = codec_status(ncf_chain_decode(p->chain, j.mask, j.raw, j.rawlen, b, p->cbytes)))) {
+        if (!j->full && j->allocated) {
+            if ((stat = codec_status(ncf_chain_decode(p->chain, j->mask, j->raw, j->rawlen, b, p->cbytes)))) {
                 fail(c, stat);
                 return;
             }
-        } else if (!j.full || j.edge) {
+        } else if (!j->full || j->edge) {
             /* New chunk, or the padding of an edge chunk: fill values, as
              * HDF5 initializes a chunk it creates. */
             memcpy(b, p->fillchunk, p->cbytes);
         }
-        copy_sel(p, &j, b, 0);
+        copy_sel(p, j, b, 0);
         src = b;
     }
-    if ((stat = codec_status(ncf_chain_encode(p->chain, src, p->cbytes, &out, &outlen, &outmask)))) {
-        fail(c, stat);
-        return;
-    }
-    nc4h5_lock();
-    if (H5Dwrite_chunk(p->did, H5P_DEFAULT, outmask, j.off, outlen, out) < 0)
-        stat = NC_EHDFERR;
-    nc4h5_unlock();
-    free(out);
-    fail(c, stat);
+    fail(c, put_chunk(p->did, p->chain, j->off, src, p->cbytes));
 }
 
-/* Run the request: one pool task per touched chunk.  Called with the HDF5
- * lock held once (the data slots); released while the pool runs. */
-static int
-run(plan *p, int writing)
+static void
+write_task(void *arg, size_t i)
 {
-    run_ctx ctx;
-    size_t nchunks = 1;
+    run_ctx *c = arg;
+    cjob j;
+    if (atomic_load(&c->status) || !chunk_at(c->p, i, &j))
+        return;
+    write_uncached(c, &j);
+}
 
+/* Tasks of a cached write: first the evicted dirty chunks (encode, write),
+ * then the chunks of the request -- wholly covered ones straight out,
+ * partly covered ones merged into their cached copy (read in first when
+ * new to the cache). */
+typedef struct cw_ctx {
+    run_ctx rc;
+    vcache *vc;
+    centry **ev;
+    size_t nev;
+} cw_ctx;
+
+static void
+cached_task(void *arg, size_t i)
+{
+    cw_ctx *c = arg;
+    plan *p = c->rc.p;
+    cjob j;
+    centry *e;
+    int stat;
+
+    if (atomic_load(&c->rc.status))
+        return;
+    if (i < c->nev) {
+        fail(&c->rc, put_chunk(p->did, p->chain, c->ev[i]->off, c->ev[i]->buf, p->cbytes));
+        return;
+    }
+    if (!chunk_at(p, i - c->nev, &j))
+        return;
+    if (j.full) {
+        write_uncached(&c->rc, &j);
+        return;
+    }
+    e = e_find(c->vc, j.off);
+    if (e->loading) {
+        tbufs *t = tbufs_get();
+        if (t == NULL) {
+            fail(&c->rc, NC_ENOMEM);
+            return;
+        }
+        nc4h5_lock();
+        stat = read_raw(p, &j, t);
+        nc4h5_unlock();
+        if (!stat && j.allocated)
+            stat = codec_status(ncf_chain_decode(p->chain, j.mask, j.raw, j.rawlen, e->buf, p->cbytes));
+        else if (!stat)
+            memcpy(e->buf, p->fillchunk, p->cbytes);
+        if (stat) {
+            fail(&c->rc, stat);
+            return;
+        }
+        e->loading = 0;
+    }
+    copy_sel(p, &j, e->buf, 0);
+}
+
+static size_t
+plan_grid(plan *p)
+{
+    size_t nchunks = 1;
     for (int d = 0; d < p->nd; d++) {
         p->clo[d] = p->start[d] / p->cd[d];
         p->grid[d] = (size_t)((p->start[d] + (p->count[d] - 1) * p->stride[d]) / p->cd[d] - p->clo[d] + 1);
         nchunks *= p->grid[d];
     }
+    return nchunks;
+}
+
+/* Run ntasks of fn on the pool with the HDF5 lock released (whatever the
+ * caller's nesting: the tasks take it themselves). */
+static void
+pool_run(size_t ntasks, ncf_task_fn fn, void *ctx)
+{
+    int holds = nc4h5_lock_release();
+    ncf_pool_run(ncf_pool_default(), ntasks, fn, ctx);
+    nc4h5_lock_reacquire(holds);
+}
+
+/* Run the request: one pool task per touched chunk.  Locked. */
+static int
+run(plan *p, int writing)
+{
+    run_ctx ctx;
+    size_t nchunks = plan_grid(p);
     ctx.p = p;
     atomic_init(&ctx.status, NC_NOERR);
-    nc4h5_unlock();
-    ncf_pool_run(p->serial ? NULL : ncf_pool_default(), nchunks, writing ? write_task : read_task, &ctx);
-    nc4h5_lock();
+    pool_run(nchunks, writing ? write_task : read_task, &ctx);
     return atomic_load(&ctx.status);
+}
+
+/* Write back the dirty chunks of vc (all of them, in one batch on the
+ * pool); drop: free the cache too.  Locked. */
+typedef struct wb_ctx {
+    hid_t did;
+    const vcache *vc;
+    centry **list;
+    _Atomic int status;
+} wb_ctx;
+
+static void
+wb_task(void *arg, size_t i)
+{
+    wb_ctx *c = arg;
+    int stat, expect = NC_NOERR;
+    if (atomic_load(&c->status))
+        return;
+    if ((stat = put_chunk(c->did, c->vc->chain, c->list[i]->off, c->list[i]->buf, c->vc->cbytes)))
+        atomic_compare_exchange_strong(&c->status, &expect, stat);
+    else
+        c->list[i]->dirty = 0;
+}
+
+static int
+vc_writeback(vcache *vc, int drop)
+{
+    wb_ctx c;
+    size_t n = 0;
+    int stat = NC_NOERR;
+
+    for (centry *e = vc->head; e; e = e->next)
+        n += e->dirty;
+    if (n > 0) {
+        NC4H5_var *hv = vc->key;
+        if ((c.list = malloc(n * sizeof(*c.list))) == NULL)
+            return NC_ENOMEM;
+        n = 0;
+        for (centry *e = vc->head; e; e = e->next)
+            if (e->dirty)
+                c.list[n++] = e;
+        if ((stat = nc4h5_var_open_dataset(vc->var)) == NC_NOERR) {
+            c.did = hv->did;
+            c.vc = vc;
+            atomic_init(&c.status, NC_NOERR);
+            pool_run(n, wb_task, &c);
+            stat = atomic_load(&c.status);
+        }
+        free(c.list);
+    }
+    if (drop)
+        vc_free(vc);
+    return stat;
+}
+
+/* The cached write of p (its var's cache vc).  *fits = 0 when the request
+ * has more partly covered chunks than the cache holds: nothing done. */
+static int
+cached_write(plan *p, vcache *vc, int *fits)
+{
+    size_t nchunks = plan_grid(p), npart = 0, nev = 0, target;
+    unsigned long stamp = ++req_stamp;
+    centry **ev = NULL;
+    cw_ctx c;
+    cjob j;
+    int stat = NC_NOERR;
+
+    *fits = 0;
+    for (size_t i = 0; i < nchunks && npart <= vc->cap; i++)
+        if (chunk_at(p, i, &j) && !j.full)
+            npart++;
+    if (npart > vc->cap)
+        return NC_NOERR;
+    *fits = 1;
+    /* Index the request's chunks: wholly covered ones leave the cache
+     * (overwritten), partly covered ones enter it or move to the front. */
+    for (size_t i = 0; i < nchunks; i++) {
+        centry *e;
+        if (!chunk_at(p, i, &j))
+            continue;
+        e = e_find(vc, j.off);
+        if (j.full) {
+            if (e) {
+                e_unlink(vc, e);
+                e_free(e);
+            }
+            continue;
+        }
+        if (e == NULL) {
+            if ((e = calloc(1, sizeof(*e))) == NULL || (e->buf = malloc(p->cbytes)) == NULL) {
+                free(e);
+                return NC_ENOMEM;
+            }
+            memcpy(e->off, j.off, sizeof(e->off));
+            e->loading = 1;
+            size_t h = off_hash(vc, e->off);
+            e->hnext = vc->tab[h];
+            vc->tab[h] = e;
+            vc->n++;
+        } else {
+            lru_unlink(vc, e);
+        }
+        lru_front(vc, e);
+        e->stamp = stamp;
+        e->dirty = 1;
+    }
+    /* Over the bound: evict from the old end down to 3/4 of it, so that
+     * evicted chunks go out several at a time on the pool. */
+    if (vc->n > vc->cap) {
+        target = vc->cap - vc->cap / 4;
+        if (target < npart)
+            target = npart;
+        if ((ev = malloc((vc->n - target) * sizeof(*ev))) == NULL)
+            return NC_ENOMEM;
+        while (vc->n > target && vc->tail && vc->tail->stamp != stamp) {
+            centry *e = vc->tail;
+            e_unlink(vc, e);
+            if (e->dirty && !e->loading)
+                ev[nev++] = e;
+            else
+                e_free(e);
+        }
+    }
+    c.rc.p = p;
+    atomic_init(&c.rc.status, NC_NOERR);
+    c.vc = vc;
+    c.ev = ev;
+    c.nev = nev;
+    pool_run(nev + nchunks, cached_task, &c);
+    stat = atomic_load(&c.rc.status);
+    for (size_t i = 0; i < nev; i++)
+        e_free(ev[i]);
+    free(ev);
+    if (stat) {
+        /* Chunks whose first contents never arrived cannot stay. */
+        for (centry *e = vc->head, *nx; e; e = nx) {
+            nx = e->next;
+            if (e->loading) {
+                e_unlink(vc, e);
+                e_free(e);
+            }
+        }
+    }
+    return stat;
+}
+
+/* var's cache for plan p, made on first use; NULL when the variable's
+ * chunk-cache settings hold no chunk of this size. */
+static int
+vc_get(NC4_var *var, plan *p, vcache **vcp)
+{
+    NC4H5_var *hv = var->fmt;
+    vcache *vc = vc_find(hv);
+    size_t cap = cache_cap(var, p->cbytes);
+
+    *vcp = NULL;
+    if (vc && (vc->cap != cap || vc->cbytes != p->cbytes)) {
+        int stat = vc_writeback(vc, 1);
+        vc = NULL;
+        if (stat)
+            return stat;
+    }
+    if (vc == NULL) {
+        size_t tabsz = 16;
+        if (cap == 0)
+            return NC_NOERR;
+        while (tabsz < 2 * cap && tabsz < ((size_t)1 << 20))
+            tabsz *= 2;
+        if ((vc = calloc(1, sizeof(*vc))) == NULL || (vc->tab = calloc(tabsz, sizeof(*vc->tab))) == NULL) {
+            free(vc);
+            return NC_ENOMEM;
+        }
+        vc->key = hv;
+        vc->var = var;
+        vc->file = var->grp->file;
+        vc->nd = p->nd;
+        memcpy(vc->cd, p->cd, sizeof(vc->cd));
+        vc->cbytes = p->cbytes;
+        vc->cap = cap;
+        vc->tabsz = tabsz;
+        /* The cache keeps the request's chain for its write-backs. */
+        vc->chain = p->chain;
+        p->chain = NULL;
+        if (vc_table_add(vc)) {
+            p->chain = vc->chain;
+            free(vc->tab);
+            free(vc);
+            return NC_ENOMEM;
+        }
+    }
+    if (p->chain == NULL) {
+        /* Tasks of this request use the cache's chain (same filters). */
+        p->chain = vc->chain;
+        p->chain_borrowed = 1;
+    }
+    *vcp = vc;
+    return NC_NOERR;
 }
 
 int
@@ -558,7 +1047,7 @@ nc4h5_chunk_read(hid_t did, hid_t mtid, int nd, const hsize_t *start, const hsiz
     plan p;
     int stat;
     *done = 0;
-    if ((stat = plan_init(&p, did, mtid, nd, start, count, stride, size, 1, done)) || !*done)
+    if ((stat = plan_init(&p, did, mtid, nd, start, count, stride, size, 1, 0, done)) || !*done)
         return stat;
     p.user = out;
     stat = run(&p, 0);
@@ -567,17 +1056,81 @@ nc4h5_chunk_read(hid_t did, hid_t mtid, int nd, const hsize_t *start, const hsiz
 }
 
 int
-nc4h5_chunk_write(hid_t did, hid_t mtid, int nd, const hsize_t *start, const hsize_t *count,
-                  const hsize_t *stride, size_t size, const void *in, int *done)
+nc4h5_chunk_write(NC4_var *var, hid_t did, hid_t mtid, int nd, const hsize_t *start,
+                  const hsize_t *count, const hsize_t *stride, size_t size, const void *in,
+                  int *done)
 {
     plan p;
-    int stat;
+    vcache *vc = NULL;
+    int stat, fits = 0;
     *done = 0;
-    if ((stat = plan_init(&p, did, mtid, nd, start, count, stride, size, 0, done)) || !*done)
+    if ((stat = plan_init(&p, did, mtid, nd, start, count, stride, size, 0,
+                          var->cache_nelems ? var->cache_size : 0, done)) || !*done)
         return stat;
     /* Only read from; the copies go one way (scatter into chunk buffers). */
     p.user = (unsigned char *)(uintptr_t)in;
-    stat = run(&p, 1);
+    if ((stat = vc_get(var, &p, &vc)) == NC_NOERR && vc)
+        stat = cached_write(&p, vc, &fits);
+    if (stat == NC_NOERR && !fits) {
+        /* No cache, or more partly covered chunks than it holds: whatever
+         * it has goes out first, then read-modify-write chunk by chunk. */
+        if (vc) {
+            stat = vc_writeback(vc, 0);
+            if (p.chain_borrowed) {
+                /* The plan keeps the chain the cache had taken from it. */
+                vc->chain = NULL;
+                p.chain_borrowed = 0;
+            }
+            vc_free(vc);
+        }
+        if (stat == NC_NOERR)
+            stat = run(&p, 1);
+    }
     plan_free(&p);
     return stat;
+}
+
+int
+nc4h5_chunk_cache_flush(NC4_var *var, int drop)
+{
+    vcache *vc = var->fmt ? vc_find(var->fmt) : NULL;
+    return vc ? vc_writeback(vc, drop) : NC_NOERR;
+}
+
+int
+nc4h5_chunk_cache_flush_file(NC4_file *f)
+{
+    vcache **list;
+    size_t n = 0;
+    int stat = NC_NOERR, s;
+
+    for (size_t i = 0; i < vtabsz; i++)
+        for (vcache *v = vtab[i]; v; v = v->hnext)
+            n += v->file == f;
+    if (n == 0)
+        return NC_NOERR;
+    /* Collected first: write-backs release the lock, and other threads may
+     * then grow the table (never touching this file's caches). */
+    if ((list = malloc(n * sizeof(*list))) == NULL)
+        return NC_ENOMEM;
+    n = 0;
+    for (size_t i = 0; i < vtabsz; i++)
+        for (vcache *v = vtab[i]; v; v = v->hnext)
+            if (v->file == f)
+                list[n++] = v;
+    for (size_t i = 0; i < n; i++)
+        if ((s = vc_writeback(list[i], 1)) && !stat)
+            stat = s;
+    free(list);
+    return stat;
+}
+
+void
+nc4h5_chunk_cache_drop(NC4H5_var *hv)
+{
+    vcache *vc;
+    nc4h5_lock();
+    if ((vc = vc_find(hv)) != NULL)
+        vc_free(vc);
+    nc4h5_unlock();
 }

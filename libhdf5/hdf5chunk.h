@@ -36,12 +36,31 @@
 int nc4h5_chunk_read(hid_t did, hid_t mtid, int nd, const hsize_t *start, const hsize_t *count,
                      const hsize_t *stride, size_t size, void *out, int *done);
 
-/* Write the selection from in.  Chunks wholly covered are built from in
- * (encoded straight from it when they are contiguous there); partly
- * covered ones are read, decoded, merged and written back
- * (read-modify-write; never written before: the fill value). */
-int nc4h5_chunk_write(hid_t did, hid_t mtid, int nd, const hsize_t *start, const hsize_t *count,
-                      const hsize_t *stride, size_t size, const void *in, int *done);
+/* Write the selection from in (var's dataset did).  Chunks wholly covered
+ * are built from in (encoded straight from it when they are contiguous
+ * there) and written at once; partly covered ones are merged into the
+ * variable's write-back cache of decoded chunks (read and decoded first
+ * when new to it; never written before: the fill value).  The cache holds
+ * what the variable's chunk-cache settings allow (nc_set_var_chunk_cache:
+ * bytes and slots); the least recently used chunks go out, encoded on the
+ * pool several at a time, when it is full.  No cache (settings too small
+ * for one chunk) or a request with more partly covered chunks than it
+ * holds: read-modify-write of each chunk.  Sparse requests are taken only
+ * when there is a cache; otherwise they are HDF5's. */
+int nc4h5_chunk_write(NC4_var *var, hid_t did, hid_t mtid, int nd, const hsize_t *start,
+                      const hsize_t *count, const hsize_t *stride, size_t size, const void *in,
+                      int *done);
+
+/* Write var's dirty cached chunks to the file (batched on the pool); drop:
+ * empty its cache too.  Callers: every read of var (drop 0; reads go to the
+ * file), every write HDF5's pipeline takes and chunk-cache changes (drop 1).
+ * Growing the dataset (H5Dset_extent) needs none: cached chunks lie inside
+ * the old extent and keep their fill padding.  Locked. */
+int nc4h5_chunk_cache_flush(NC4_var *var, int drop);
+/* Write and drop the caches of every variable of f (nc4h5_flush: sync,
+ * enddef, close).  nc_abort writes nothing: nc4h5_chunk_cache_drop
+ * (hdf5int.h) discards them as the vars are freed.  Locked. */
+int nc4h5_chunk_cache_flush_file(NC4_file *f);
 
 /* (hdf5var.c) Make filter id usable by HDF5 itself: when HDF5 has no such
  * filter (not built in, no plugin on HDF5_PLUGIN_PATH) but libfilter has

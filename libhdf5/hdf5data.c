@@ -453,6 +453,9 @@ get_vars(int ncid, int varid, const size_t *startp, const size_t *countp,
     if ((stat = prepare(ncid, varid, startp, countp, stridep, memtype, 0, &a)))
         goto done;
     var = a.var;
+    /* Reads go to the file: chunks the write-back cache holds go there first. */
+    if ((stat = nc4h5_chunk_cache_flush(var, 0)))
+        goto done;
     if ((fsid = H5Dget_space(a.hv->did)) < 0) {
         stat = NC_EHDFERR;
         goto done;
@@ -758,10 +761,14 @@ put_vars(int ncid, int varid, const size_t *startp, const size_t *countp,
     }
     if (var->ndims > 0 && !nc4_type_has_pointers(a.f, var->xtype)) {
         int piped = 0;
-        if ((stat = nc4h5_chunk_write(a.hv->did, mtid, var->ndims, a.start, a.count, a.stride, size,
-                                      buf ? buf : value, &piped)) || piped)
+        if ((stat = nc4h5_chunk_write(var, a.hv->did, mtid, var->ndims, a.start, a.count, a.stride,
+                                      size, buf ? buf : value, &piped)) || piped)
             goto done;
     }
+    /* HDF5's pipeline writes this one: cached chunks go out first and are
+     * forgotten (they would be stale after it). */
+    if ((stat = nc4h5_chunk_cache_flush(var, 1)))
+        goto done;
     if (H5Dwrite(a.hv->did, mtid, msid, fsid, H5P_DEFAULT, buf ? buf : value) < 0)
         stat = NC_EHDFERR;
 done:

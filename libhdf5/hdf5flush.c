@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hdf5int.h"
+#include "hdf5chunk.h"
 
 
 /* ---- fmt state of objects the model created -------------------------------------- */
@@ -1139,7 +1140,10 @@ nc4h5_flush(NC4_file *f)
     if (f->readonly)
         return NC_NOERR;
     nc4h5_lock();
-    if ((stat = rename_vars(f, f->root)) == NC_NOERR &&
+    /* Cached chunks are written (and the caches emptied) before anything
+     * below renames or remakes a dataset. */
+    if ((stat = nc4h5_chunk_cache_flush_file(f)) == NC_NOERR &&
+        (stat = rename_vars(f, f->root)) == NC_NOERR &&
         (stat = write_groups_types(f, f->root)) == NC_NOERR &&
         (stat = write_metadata(f, f->root, coord_order_bad(f->root))) == NC_NOERR)
         stat = write_provenance(f);
