@@ -156,6 +156,76 @@ NCZ_set_var_chunk_cache(int ncid, int varid, size_t size, size_t nelems, float p
     return ncz_var_set_cache(f, var, size, nelems, preemption);
 }
 
+/* The _Codecs virtual attribute of an array: its codec chain as Zarr JSON
+ * text (v2: filters then compressor), as upstream's NCZarr answers it. */
+static int
+codecs_text(int ncid, int varid, char **textp)
+{
+    NC4_file *f;
+    NC4_var *var;
+    json_object *a = NULL, *b = NULL, *arr;
+    int stat;
+    *textp = NULL;
+    if ((stat = nc4_find_var(ncid, varid, &f, NULL, &var)))
+        return stat;
+    if (var->fmt == NULL)
+        return NC_ENOTATT; /* not settled until enddef */
+    if (ncz_file(f)->zarr_format == 3) {
+        if ((stat = ncz_codecs_to_json_v3(f, var, &a)))
+            return stat;
+        arr = a;
+    } else {
+        if ((stat = ncz_codecs_to_json_v2(f, var, &a, &b)))
+            return stat;
+        arr = a ? a : json_object_new_array();
+        if (arr && b && json_object_array_add(arr, json_object_get(b)))
+            stat = NC_ENOMEM;
+        json_object_put(b);
+    }
+    if (arr == NULL || json_object_array_length(arr) == 0)
+        stat = stat ? stat : NC_ENOTATT;
+    else if ((*textp = strdup(ncz_json_text(arr))) == NULL)
+        stat = NC_ENOMEM;
+    json_object_put(arr);
+    return stat;
+}
+
+static int
+NCZ_inq_att(int ncid, int varid, const char *name, nc_type *xtypep, size_t *lenp)
+{
+    if (varid != NC_GLOBAL && name && strcmp(name, "_Codecs") == 0) {
+        char *t;
+        int stat = codecs_text(ncid, varid, &t);
+        if (stat)
+            return stat;
+        if (xtypep)
+            *xtypep = NC_CHAR;
+        if (lenp)
+            *lenp = strlen(t);
+        free(t);
+        return NC_NOERR;
+    }
+    return NC4_inq_att(ncid, varid, name, xtypep, lenp);
+}
+
+static int
+NCZ_get_att(int ncid, int varid, const char *name, void *value, nc_type memtype)
+{
+    if (varid != NC_GLOBAL && name && strcmp(name, "_Codecs") == 0) {
+        char *t;
+        int stat = codecs_text(ncid, varid, &t);
+        if (stat)
+            return stat;
+        if (memtype != NC_NAT && memtype != NC_CHAR)
+            stat = NC_ECHAR;
+        else if (value)
+            memcpy(value, t, strlen(t));
+        free(t);
+        return stat;
+    }
+    return NC4_get_att(ncid, varid, name, value, memtype);
+}
+
 static int
 NCZ_inq_filter_avail(int ncid, unsigned int id)
 {
@@ -198,12 +268,12 @@ static const NC_Dispatch NCZ_table = {
     .inq_dim = NC4_inq_dim,
     .inq_unlimdim = NC4_inq_unlimdim,
     .rename_dim = NC4_rename_dim,
-    .inq_att = NC4_inq_att,
+    .inq_att = NCZ_inq_att,
     .inq_attid = NC4_inq_attid,
     .inq_attname = NC4_inq_attname,
     .rename_att = NC4_rename_att,
     .del_att = NC4_del_att,
-    .get_att = NC4_get_att,
+    .get_att = NCZ_get_att,
     .put_att = NC4_put_att,
     .def_var = NC4_def_var,
     .inq_varid = NC4_inq_varid,

@@ -282,6 +282,32 @@ test_rename_groups(void)
     OK(nc_close(ncid));
 }
 
+/* The _Codecs virtual attribute names the codec chain (upstream's NCZarr). */
+static void
+test_codecs(void)
+{
+    int ncid, d, v, v2;
+    size_t len = 0;
+    nc_type t;
+    char text[1024] = {0};
+    MUST(nc_create(store("codecs"), NC_CLOBBER, &ncid));
+    MUST(nc_def_dim(ncid, "n", 100, &d));
+    MUST(nc_def_var(ncid, "z", NC_INT, 1, &d, &v));
+    MUST(nc_def_var(ncid, "plain", NC_INT, 1, &d, &v2));
+    OK(nc_def_var_deflate(ncid, v, 1, 1, 3));
+    OK(nc_close(ncid));
+    MUST(nc_open(store("codecs"), NC_NOWRITE, &ncid));
+    OK(nc_inq_varid(ncid, "z", &v));
+    OK(nc_inq_varid(ncid, "plain", &v2));
+    OK(nc_inq_att(ncid, v, "_Codecs", &t, &len));
+    CHECK(t == NC_CHAR && len > 0 && len < sizeof text, "_Codecs %d %zu", t, len);
+    OK(nc_get_att_text(ncid, v, "_Codecs", text));
+    CHECK(strstr(text, v3 ? "gzip" : "zlib") != NULL, "_Codecs text '%s'", text);
+    /* v3 always names at least its "bytes" codec. */
+    EXPECT(nc_inq_att(ncid, v2, "_Codecs", &t, &len), v3 ? NC_NOERR : NC_ENOTATT);
+    OK(nc_close(ncid));
+}
+
 static void
 test_misc(void)
 {
@@ -332,6 +358,7 @@ main(int argc, char **argv)
     test_types();
     test_fill_unlimited();
     test_rename_groups();
+    test_codecs();
     test_misc();
     return nct_summary("tst_zcore_model");
 }
