@@ -267,5 +267,48 @@ if xr is not None:
     back = xr.open_zarr(os.path.join(work, "nc_nczarr.zarr"), consolidated=False)
     check(back["v_i2"].dims == ("y", "x"), "xarray reads NCZarr")
 
+# ---- 4. the reference tools (Debian's netCDF 4.9.0) ------------------------------------
+import subprocess
+refgen, refdump = "/usr/bin/ncgen", "/usr/bin/ncdump"
+if os.access(refgen, os.X_OK) and os.access(refdump, os.X_OK):
+    # 4.9.0 writes NCZarr (keys in .zgroup/.zarray, "<U1" chars); we read it.
+    cdl = os.path.join(work, "ref.cdl")
+    with open(cdl, "w") as fh:
+        fh.write('netcdf ref {\ndimensions: x = 3 ; t = 2 ;\nvariables:\n'
+                 ' int v(t, x) ; v:units = "m" ; v:_FillValue = -1 ;\n'
+                 ' char c(x) ; ushort u(x) ;\n :g = "hi" ; :gi = 1s ;\n'
+                 'data: v = 1,2,3,4,5,6 ; c = "ab" ; u = 7, 8, 9 ;\n}\n')
+    store = os.path.join(work, "ref.zarr")
+    shutil.rmtree(store, ignore_errors=True)
+    r = subprocess.run([refgen, "-4", "-o", "file://%s#mode=nczarr,file" % store, cdl],
+                       capture_output=True)
+    if os.path.exists(os.path.join(store, ".zgroup")):
+        ncid = ctypes.c_int()
+        ok(lib.nc_open(store.encode(), NC_NOWRITE, ctypes.byref(ncid)), "open 4.9.0 store")
+        xt, got = nc_read(ncid.value, "v")
+        check(xt == NC_INT and got.ravel().tolist() == [1, 2, 3, 4, 5, 6], "4.9.0 v %s" % got)
+        xt, got = nc_read(ncid.value, "c")
+        check(xt == NC_CHAR and got.ravel().tolist()[:2] == [b"a", b"b"], "4.9.0 c %s" % got)
+        xt, got = nc_read(ncid.value, "u")
+        check(xt == NC_USHORT and got.tolist() == [7, 8, 9], "4.9.0 u %s" % got)
+        t, v = nc_att(ncid.value, NC_GLOBAL, "gi")
+        check(t == NC_SHORT and v == [1], "4.9.0 typed attribute %s %s" % (t, v))
+        ok(lib.nc_close(ncid.value), "close")
+    # 4.9.0 reads our pure Zarr (it cannot read the 4.10.1 NCZarr layout,
+    # and it crashes on fixed-string arrays, so numbers only here).
+    path = os.path.join(work, "for_ref.zarr")
+    ncid = ctypes.c_int()
+    ok(lib.nc_create(("file://%s#mode=zarr,file" % path).encode(), NC_CLOBBER, ctypes.byref(ncid)), "create")
+    dx, vid = ctypes.c_int(), ctypes.c_int()
+    ok(lib.nc_def_dim(ncid, b"x", ctypes.c_size_t(5), ctypes.byref(dx)), "dim")
+    ok(lib.nc_def_var(ncid, b"w", NC_DOUBLE, 1, ctypes.byref(dx), ctypes.byref(vid)), "var")
+    ok(lib.nc_enddef(ncid), "enddef")
+    arr = np.array([0.5, 1.5, 2.5, 3.5, 4.5])
+    ok(lib.nc_put_var(ncid, vid, arr.ctypes.data_as(ctypes.c_void_p)), "put")
+    ok(lib.nc_close(ncid), "close")
+    r = subprocess.run([refdump, "-v", "w", "file://%s#mode=zarr,file" % path], capture_output=True, text=True)
+    check(r.returncode == 0 and "w = 0.5, 1.5, 2.5, 3.5, 4.5 ;" in r.stdout,
+          "4.9.0 ncdump of our pure Zarr: rc %d %s" % (r.returncode, r.stdout[-300:]))
+
 print("tst_zcore_interop: %d passed, %d failed" % (passes, fails))
 sys.exit(1 if fails else 0)
