@@ -16,6 +16,7 @@
  */
 #include "config.h"
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "zdata.h"
@@ -68,11 +69,14 @@ scratch(int which, size_t n)
         }
     }
     if (z->cap[which] < n || z->b[which] == NULL) {
-        unsigned char *b = realloc(z->b[which], n ? n : 1);
-        if (b == NULL)
+        /* Contents need not survive: no realloc copy; some headroom for
+         * chunks of varying stored size. */
+        size_t cap = n + n / 4 + 64;
+        free(z->b[which]);
+        z->cap[which] = 0;
+        if ((z->b[which] = malloc(cap)) == NULL)
             return NULL;
-        z->b[which] = b;
-        z->cap[which] = n ? n : 1;
+        z->cap[which] = cap;
     }
     return z->b[which];
 }
@@ -105,7 +109,19 @@ typedef struct zvdata {
     size_t nbuckets, nentries, maxentries;
     unsigned char *spare[SPARE_MAX]; /* free chunk buffers */
     size_t nspare;
+    /* Set only in the inner-chunk view of a sharded variable (read path):
+     * the indexes of the shards a read touches. */
+    const struct shardtab *tab;
 } zvdata;
+
+/* Indexes of the shards in a box of the shard grid (read_sel_sharded). */
+typedef struct shardtab {
+    uint64_t lo[NC_MAX_VAR_DIMS], n[NC_MAX_VAR_DIMS]; /* box origin and extent */
+    size_t nshards;
+    char **keys;
+    uint64_t **pairs;   /* per shard: 2*ninner (offset, nbytes), NULL if absent */
+    const ncz_shard *geom;
+} shardtab;
 
 /* ---- setup -------------------------------------------------------------------- */
 
@@ -158,9 +174,10 @@ budget_entries(const NC4_var *var, size_t chunkbytes)
         nc4_get_default_cache(&size, &nel, &pre);
     }
     n = chunkbytes ? size / chunkbytes : 1;
-    /* At least a few chunks, so a flush encodes in parallel. */
+    /* At least a few chunks, so a flush encodes in parallel, unless chunks
+     * (shards) are so big that one is all memory should hold. */
     if (n < 4)
-        n = 4;
+        n = chunkbytes <= ((size_t)64 << 20) ? 4 : 1;
     return n;
 }
 
@@ -298,6 +315,8 @@ fail:
 static const unsigned char *
 fill_chunk(zvdata *d)
 {
+    if (d->tab != NULL)
+        return d->fillchunk; /* the view: made by the owner beforehand */
     pthread_mutex_lock(&d->filllock);
     if (d->fillchunk == NULL && (d->fillchunk = malloc(d->chunkbytes ? d->chunkbytes : 1)) != NULL) {
         memcpy(d->fillchunk, d->fill, d->esize);
@@ -624,7 +643,7 @@ ncz_var_set_cache(NC4_file *f, NC4_var *var, size_t size, size_t nelems, float p
         return NC_NOERR;
     d->maxentries = d->chunkbytes ? size / d->chunkbytes : 1;
     if (d->maxentries < 4)
-        d->maxentries = 4;
+        d->maxentries = d->chunkbytes <= ((size_t)64 << 20) ? 4 : 1;
     if (d->nentries > d->maxentries)
         stat = cache_flush(f, d, d->maxentries);
     return stat;
@@ -635,6 +654,7 @@ ncz_var_set_cache(NC4_file *f, NC4_var *var, size_t size, size_t nelems, float p
 typedef struct rd_job {
     size_t *k0, *nk, *l0;        /* rank entries each (in rd_ctx's index pool) */
     const unsigned char *cached; /* chunk from the cache */
+    int absent;                  /* known absent (empty in its shard's index): fill */
     int direct;                  /* decode straight into the caller's buffer */
     NCZ_read_req *req;
     int status;
@@ -687,17 +707,26 @@ rd_task(void *arg, size_t i)
         j->status = NC_NOERR;
         return;
     }
+    if (j->absent) {
+        if ((src = fill_chunk(d)) == NULL)
+            stat = NC_ENOMEM;
+        else
+            copy_part(d, c->s, j, src, c->out);
+        j->status = stat;
+        return;
+    }
     if (c->fetch) {
         /* Directory store: open/pread/close, safe from several threads. */
-        uint64_t len = 0;
-        unsigned char *buf;
-        stat = c->map->ops->len(c->map, j->req->key, &len);
+        uint64_t len = j->req->count;
+        unsigned char *buf = NULL;
+        if (len == (uint64_t)-1)
+            stat = c->map->ops->len(c->map, j->req->key, &len);
         if (stat == NC_NOERR && len > ((size_t)1 << 40))
             stat = NC_ENCZARR;
         if (stat == NC_NOERR && (buf = scratch(0, (size_t)len)) == NULL)
             stat = NC_ENOMEM;
         if (stat == NC_NOERR)
-            stat = c->map->ops->read(c->map, j->req->key, 0, len, buf);
+            stat = c->map->ops->read(c->map, j->req->key, j->req->start, len, buf);
         j->req->status = stat;
         raw = buf;
         rawlen = (size_t)len;
@@ -824,11 +853,32 @@ read_sel(NC4_file *f, NC4_var *var, zvdata *d, const sel *s, unsigned char *out)
         char key[4096];
         centry *e;
         if (chunk_part(d, s, idx, j->k0, j->nk, j->l0)) {
-            if ((stat = chunk_key(zv, d, idx, key, sizeof(key))))
-                break;
+            uint64_t off = 0, cnt = (uint64_t)-1;
             j->cached = NULL;
             j->req = NULL;
-            if ((e = cache_find(d, key)) != NULL) {
+            j->absent = 0;
+            j->direct = 0;
+            if (d->tab != NULL) {
+                /* An inner chunk: its shard's key and index entry. */
+                const shardtab *t = d->tab;
+                size_t lin = 0, in = 0;
+                for (int k = 0; k < s->rank; k++) {
+                    uint64_t sh = idx[k] / t->geom->nper[k];
+                    lin = lin * t->n[k] + (size_t)(sh - t->lo[k]);
+                    in = in * t->geom->nper[k] + (size_t)(idx[k] % t->geom->nper[k]);
+                }
+                if (t->pairs[lin] == NULL || t->pairs[lin][2 * in] == NCZ_SHARD_EMPTY) {
+                    j->absent = 1;
+                    njobs++;
+                    goto next;
+                }
+                off = t->pairs[lin][2 * in];
+                cnt = t->pairs[lin][2 * in + 1];
+                snprintf(key, sizeof(key), "%s", t->keys[lin]);
+            } else if ((stat = chunk_key(zv, d, idx, key, sizeof(key)))) {
+                break;
+            }
+            if (d->tab == NULL && (e = cache_find(d, key)) != NULL) {
                 j->cached = e->data;
             } else {
                 NCZ_read_req *r = &reqs[nreqs];
@@ -838,14 +888,15 @@ read_sel(NC4_file *f, NC4_var *var, zvdata *d, const sel *s, unsigned char *out)
                 }
                 memset(r, 0, sizeof(*r));
                 r->key = keys[nreqs];
-                r->start = 0;
-                r->count = (uint64_t)-1;
+                r->start = off;
+                r->count = cnt;
                 j->req = r;
                 j->direct = is_direct(d, s, j);
                 nreqs++;
             }
             njobs++;
         }
+    next:
         more = s->rank > 0 ? next_chunk(s, idx) : 0;
         if (njobs == maxjobs || (!more && njobs > 0)) {
             stat = run_read_batch(f, d, s, out, jobs, reqs, njobs, nreqs);
@@ -864,6 +915,129 @@ done:
     free(reqs);
     free(jobs);
     free(ixpool);
+    return stat;
+}
+
+/* Read a sharded variable by inner chunks: the indexes of the shards
+ * touched first (one ranged read each), then every inner chunk touched by
+ * a ranged read of its bytes, decoded on the pool like plain chunks.  Dirty
+ * shards in the write cache are written first. */
+static int
+read_sel_sharded(NC4_file *f, NC4_var *var, zvdata *d, const sel *s, unsigned char *out)
+{
+    NCZ_var *zv = ncz_var(var);
+    NCZ_map *map = ncz_file(f)->map;
+    const ncz_shard *g = d->shard;
+    size_t isz = ncz_shard_index_size(g), nsh = 1;
+    shardtab t;
+    zvdata *v = NULL;
+    sel si;
+    uint64_t idx[NC_MAX_VAR_DIMS];
+    unsigned char *ibuf = NULL;
+    int stat = NC_NOERR;
+    for (centry *e = d->head; e; e = e->next)
+        if (e->dirty) {
+            if ((stat = cache_flush(f, d, d->maxentries)))
+                return stat;
+            break;
+        }
+    memset(&t, 0, sizeof(t));
+    t.geom = g;
+    for (int k = 0; k < s->rank; k++) {
+        t.lo[k] = s->clo[k];
+        t.n[k] = s->chi[k] - s->clo[k] + 1;
+        if (nsh > SIZE_MAX / t.n[k])
+            return NC_ENOMEM;
+        nsh *= (size_t)t.n[k];
+    }
+    t.nshards = nsh;
+    t.keys = calloc(nsh, sizeof(char *));
+    t.pairs = calloc(nsh, sizeof(uint64_t *));
+    if (t.keys == NULL || t.pairs == NULL || (ibuf = malloc(isz)) == NULL) {
+        stat = NC_ENOMEM;
+        goto done;
+    }
+    for (int k = 0; k < s->rank; k++)
+        idx[k] = s->clo[k];
+    for (size_t i = 0; i < nsh && stat == NC_NOERR; i++) {
+        char key[4096];
+        uint64_t len = 0;
+        if ((stat = chunk_key(zv, d, idx, key, sizeof(key))))
+            break;
+        if ((t.keys[i] = strdup(key)) == NULL) {
+            stat = NC_ENOMEM;
+            break;
+        }
+        stat = map->ops->len(map, key, &len);
+        if (stat == NC_EEMPTY) {
+            stat = NC_NOERR; /* no shard: all fill */
+        } else if (stat == NC_NOERR) {
+            if (len < isz) {
+                stat = NC_ENCZARR;
+                break;
+            }
+            if ((stat = map->ops->read(map, key, g->at_start ? 0 : len - isz, isz, ibuf)))
+                break;
+            if ((t.pairs[i] = malloc(2 * g->ninner * sizeof(uint64_t))) == NULL) {
+                stat = NC_ENOMEM;
+                break;
+            }
+            stat = ncz_shard_index_decode(g, ibuf, isz, len, t.pairs[i]);
+        }
+        if (s->rank > 0)
+            (void)next_chunk(s, idx);
+    }
+    if (stat)
+        goto done;
+    /* The inner-chunk view of the variable. */
+    if ((v = malloc(sizeof(*v))) == NULL) {
+        stat = NC_ENOMEM;
+        goto done;
+    }
+    *v = *d;
+    v->shard = NULL;
+    v->tab = &t;
+    v->chunkelems = 1;
+    for (int k = 0; k < d->rank; k++) {
+        v->chunk[k] = g->inner[k];
+        v->chunkelems *= g->inner[k];
+    }
+    v->chunkbytes = v->chunkelems * d->esize;
+    /* A fill chunk of the inner size (the shard-sized one is not needed). */
+    if ((v->fillchunk = malloc(v->chunkbytes ? v->chunkbytes : 1)) == NULL) {
+        stat = NC_ENOMEM;
+        goto done;
+    }
+    memcpy(v->fillchunk, d->fill, d->esize);
+    for (size_t done = 1; done < v->chunkelems;) {
+        size_t k = done < v->chunkelems - done ? done : v->chunkelems - done;
+        memcpy(v->fillchunk + done * d->esize, v->fillchunk, k * d->esize);
+        done += k;
+    }
+    if (d->rank > 0) {
+        v->cstr[d->rank - 1] = 1;
+        for (int k = d->rank - 2; k >= 0; k--)
+            v->cstr[k] = v->cstr[k + 1] * v->chunk[k + 1];
+    }
+    si = *s;
+    for (int k = 0; k < s->rank; k++) {
+        si.clo[k] = s->start[k] / v->chunk[k];
+        si.chi[k] = (s->start[k] + s->stride[k] * (s->count[k] - 1)) / v->chunk[k];
+    }
+    stat = read_sel(f, var, v, &si, out);
+done:
+    if (v != NULL)
+        free(v->fillchunk);
+    free(v);
+    free(ibuf);
+    for (size_t i = 0; i < t.nshards; i++) {
+        if (t.keys)
+            free(t.keys[i]);
+        if (t.pairs)
+            free(t.pairs[i]);
+    }
+    free(t.keys);
+    free(t.pairs);
     return stat;
 }
 
@@ -1000,7 +1174,11 @@ ncz_var_get(NC4_file *f, NC4_var *var, const size_t *start, const size_t *count,
         if (s.n > SIZE_MAX / d->esize || (tmp = malloc(s.n * d->esize)) == NULL)
             return NC_ENOMEM;
     }
-    if ((stat = read_sel(f, var, d, &s, tmp ? tmp : buf)))
+    if (d->shard != NULL)
+        stat = read_sel_sharded(f, var, d, &s, tmp ? tmp : buf);
+    else
+        stat = read_sel(f, var, d, &s, tmp ? tmp : buf);
+    if (stat)
         goto done;
     if (var->xtype == NC_STRING) {
         char **out = buf;
