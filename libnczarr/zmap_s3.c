@@ -36,6 +36,7 @@
 #define S3_MAXCONN 16          /* concurrent transfers in read_many */
 #define S3_ERRBODY_MAX 65536   /* error bodies kept for diagnosis, at most */
 #define S3_LIST_PAGE "1000"    /* keys per ListObjectsV2 page */
+#define S3_PREALLOC_MAX ((curl_off_t)1 << 30) /* largest body reserved up front */
 
 typedef struct S3Map {
     NCZ_map head;    /* first: the zmap.h head */
@@ -106,7 +107,9 @@ body_write(char *ptr, size_t size, size_t nmemb, void *ud)
         if (b->code == 200 && !b->fixed) {
             curl_off_t cl = -1;
             curl_easy_getinfo(b->easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &cl);
-            if (cl > 0 && (uint64_t)cl < SIZE_MAX && grow(&b->data, &b->cap, (size_t)cl + 1)) {
+            /* reserve what the server announces, within reason: a lying
+             * Content-Length must not make us allocate a petabyte */
+            if (cl > 0 && cl <= S3_PREALLOC_MAX && grow(&b->data, &b->cap, (size_t)cl + 1)) {
                 b->nomem = 1;
                 return 0;
             }
@@ -219,9 +222,11 @@ setup(S3Map *sm, CURL *easy, Req *r)
         curl_easy_setopt(easy, CURLOPT_CUSTOMREQUEST, "PUT");
         curl_easy_setopt(easy, CURLOPT_POSTFIELDS, r->payload ? (const char *)r->payload : "");
         curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)r->paylen);
-        if ((stat = add_header(&r->hdrs, "Content-Type: application/octet-stream")) ||
-            (stat = add_header(&r->hdrs, "Expect:")))
+        /* Not "Expect:" to switch 100-continue off: curl would sign that
+         * empty header without sending it, and S3 would reject the signature */
+        if ((stat = add_header(&r->hdrs, "Content-Type: application/octet-stream")))
             return stat;
+        curl_easy_setopt(easy, CURLOPT_EXPECT_100_TIMEOUT_MS, 300L);
     } else if (strcmp(r->method, "GET") != 0)
         curl_easy_setopt(easy, CURLOPT_CUSTOMREQUEST, r->method);
     if (r->range[0])
@@ -548,7 +553,8 @@ list_walk(S3Map *sm, const char *raw, int delim, NCZ_keys *out, int full)
         free(token);
         token = page.truncated ? page.next_token : NULL;
         page.next_token = NULL;
-        for (int pass = 0; pass < 2 && !stat; pass++) {
+        /* common prefixes answer a delimiter listing only */
+        for (int pass = 0; pass < (full ? 1 : 2) && !stat; pass++) {
             NCZ_keys *src = pass ? &page.prefixes : &page.keys;
             for (size_t i = 0; i < src->n && !stat; i++) {
                 const char *k = src->keys[i];

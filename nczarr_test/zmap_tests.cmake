@@ -35,3 +35,14 @@ if(NETCDF_ENABLE_S3)
   set_tests_properties(zmap_ops_s3_anon PROPERTIES LABELS "nczarr;interop" SKIP_RETURN_CODE 77
     ENVIRONMENT "HOME=${zs3_home};AWS_PROFILE=no")
 endif()
+if(NETCDF_ENABLE_S3)
+  # SigV4 against AWS's vectors and curl's signatures, profiles, and hostile
+  # HTTP answers, all on a scripted server inside the test (no network).
+  pkg_check_modules(ZS3CRYPTO REQUIRED IMPORTED_TARGET libcrypto)
+  add_executable(zmap_s3sig zmap_s3sig.c zmap_sigv4.c)
+  target_link_libraries(zmap_s3sig PRIVATE nctst Threads::Threads PkgConfig::ZS3CRYPTO)
+  target_include_directories(zmap_s3sig PRIVATE ${CMAKE_SOURCE_DIR}/libnczarr)
+  file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/zs3sig_home)
+  add_test(NAME zmap_s3sig COMMAND zmap_s3sig ${CMAKE_CURRENT_BINARY_DIR}/zs3sig_home)
+  set_tests_properties(zmap_s3sig PROPERTIES LABELS nczarr SKIP_RETURN_CODE 77)
+endif()
