@@ -323,6 +323,28 @@ fail:
 
 /* ---- enddef, sync, close ---------------------------------------------------------- */
 
+/* A positive integer attribute's value, 0 if absent or not one. */
+static size_t
+att_size(NC4_grp *g, NC4_var *var, const char *name)
+{
+    NC4_att *a = (NC4_att *)nc4_index_find(var ? &var->atts : &g->atts, name);
+    long long v = 0;
+    if (a == NULL || a->len != 1 || a->data == NULL)
+        return 0;
+    switch (a->xtype) {
+    case NC_BYTE: v = *(signed char *)a->data; break;
+    case NC_UBYTE: v = *(unsigned char *)a->data; break;
+    case NC_SHORT: v = *(short *)a->data; break;
+    case NC_USHORT: v = *(unsigned short *)a->data; break;
+    case NC_INT: v = *(int *)a->data; break;
+    case NC_UINT: v = *(unsigned int *)a->data; break;
+    case NC_INT64: v = *(long long *)a->data; break;
+    case NC_UINT64: v = (long long)(*(unsigned long long *)a->data & 0x7fffffffffffffffULL); break;
+    default: return 0;
+    }
+    return v > 0 && v <= (1 << 20) ? (size_t)v : 0;
+}
+
 /* Settle what a new variable's storage needs before data can flow. */
 static int
 prepare_var(NC4_file *f, NC4_var *var)
@@ -356,8 +378,18 @@ prepare_var(NC4_file *f, NC4_var *var)
         if (ncz_chunk_nelems(var) == 0 && var->ndims && (stat = nc4_default_chunks(f, var)))
             return stat;
         zv->bigendian = var->endianness == NC_ENDIAN_BIG;
-        if (var->xtype == NC_STRING && zv->maxstrlen == 0)
-            zv->maxstrlen = zv->typesize = ncz_file(f)->default_maxstrlen;
+        if (var->xtype == NC_STRING) {
+            /* Fixed width of v2 strings: the variable's _nczarr_maxstrlen,
+             * else the root's _nczarr_default_maxstrlen, else 128 (upstream's
+             * Appendix D). */
+            int v2 = ncz_file(f)->zarr_format == 2; /* v3 strings are vlen-utf8 */
+            size_t w = v2 ? att_size(var->grp, var, NCZ_MAXSTRLEN_ATT) : 0;
+            if (w == 0 && v2)
+                w = att_size(f->root, NULL, NCZ_DFLT_MAXSTRLEN_ATT);
+            if (w == 0)
+                w = ncz_file(f)->default_maxstrlen;
+            zv->maxstrlen = zv->typesize = w;
+        }
         var->meta_locked = 1;
     }
     return NC_NOERR;

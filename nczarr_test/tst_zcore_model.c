@@ -308,6 +308,35 @@ test_codecs(void)
     OK(nc_close(ncid));
 }
 
+/* NC_STRING widths in v2: _nczarr_maxstrlen (variable), else
+ * _nczarr_default_maxstrlen (root), else 128; longer strings are cut. */
+static void
+test_maxstrlen(void)
+{
+    int ncid, d, v1, v2;
+    int w4 = 4, w6 = 6;
+    const char *in[2] = {"abcdefgh", "xy"};
+    char *out[2];
+    MUST(nc_create(store("maxstr"), NC_CLOBBER, &ncid));
+    MUST(nc_def_dim(ncid, "n", 2, &d));
+    MUST(nc_def_var(ncid, "s4", NC_STRING, 1, &d, &v1));
+    MUST(nc_def_var(ncid, "s6", NC_STRING, 1, &d, &v2));
+    OK(nc_put_att_int(ncid, v1, "_nczarr_maxstrlen", NC_INT, 1, &w4));
+    OK(nc_put_att_int(ncid, NC_GLOBAL, "_nczarr_default_maxstrlen", NC_INT, 1, &w6));
+    OK(nc_enddef(ncid));
+    OK(nc_put_var_string(ncid, v1, in));
+    OK(nc_put_var_string(ncid, v2, in));
+    OK(nc_close(ncid));
+    MUST(nc_open(store("maxstr"), NC_NOWRITE, &ncid));
+    OK(nc_get_var_string(ncid, v1, out));
+    CHECK(strcmp(out[0], v3 ? "abcdefgh" : "abcd") == 0 && strcmp(out[1], "xy") == 0, "s4 '%s'", out[0]);
+    nc_free_string(2, out);
+    OK(nc_get_var_string(ncid, v2, out));
+    CHECK(strcmp(out[0], v3 ? "abcdefgh" : "abcdef") == 0, "s6 '%s'", out[0]);
+    nc_free_string(2, out);
+    OK(nc_close(ncid));
+}
+
 static void
 test_misc(void)
 {
@@ -359,6 +388,7 @@ main(int argc, char **argv)
     test_fill_unlimited();
     test_rename_groups();
     test_codecs();
+    test_maxstrlen();
     test_misc();
     return nct_summary("tst_zcore_model");
 }
