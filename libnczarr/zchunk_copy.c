@@ -1,8 +1,67 @@
-/* zchunk_copy.c: strided box copies between chunks and callers' buffers.
+/* zchunk_copy.c: strided box copies between chunks and callers' buffers,
+ * and the per-thread scratch buffers chunks are decoded in.
  * The innermost axis is a memcpy when both sides are contiguous along it,
  * else a loop specialised on the element size (no call per element). */
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 #include "zdata.h"
+
+/* ---- per-thread scratch ---------------------------------------------------------
+ * Grow-only buffers per thread (see zdata.h): a fresh
+ * chunk-sized malloc per chunk costs a page fault per 4 KiB, which on this
+ * kind of machine is most of the read time. */
+typedef struct zscratch {
+    unsigned char *b[NCZ_NSCRATCH];
+    size_t cap[NCZ_NSCRATCH];
+} zscratch;
+
+static pthread_key_t scratch_key;
+static pthread_once_t scratch_once = PTHREAD_ONCE_INIT;
+
+static void
+scratch_free(void *p)
+{
+    zscratch *z = p;
+    if (z) {
+        for (int i = 0; i < NCZ_NSCRATCH; i++)
+            free(z->b[i]);
+        free(z);
+    }
+}
+
+static void
+scratch_init(void)
+{
+    (void)pthread_key_create(&scratch_key, scratch_free);
+}
+
+unsigned char *
+ncz_scratch(int which, size_t n)
+{
+    zscratch *z;
+    pthread_once(&scratch_once, scratch_init);
+    if ((z = pthread_getspecific(scratch_key)) == NULL) {
+        if ((z = calloc(1, sizeof(*z))) == NULL)
+            return NULL;
+        if (pthread_setspecific(scratch_key, z) != 0) {
+            free(z);
+            return NULL;
+        }
+    }
+    if (z->cap[which] < n || z->b[which] == NULL) {
+        /* Contents need not survive: no realloc copy; some headroom for
+         * chunks of varying stored size. */
+        size_t cap = n + n / 4 + 64;
+        free(z->b[which]);
+        z->cap[which] = 0;
+        if ((z->b[which] = malloc(cap)) == NULL)
+            return NULL;
+        z->cap[which] = cap;
+    }
+    return z->b[which];
+}
+
 
 static void
 copy_row(size_t esize, size_t n, const unsigned char *s, size_t ss, unsigned char *d, size_t ds)

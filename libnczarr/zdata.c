@@ -26,60 +26,6 @@
 
 #define BATCH_BYTES ((size_t)256 << 20) /* decoded bytes per read batch */
 
-/* ---- per-thread scratch ---------------------------------------------------------
- * Two grow-only buffers per thread (raw bytes, decoded chunk): a fresh
- * chunk-sized malloc per chunk costs a page fault per 4 KiB, which on this
- * kind of machine is most of the read time. */
-typedef struct zscratch {
-    unsigned char *b[2];
-    size_t cap[2];
-} zscratch;
-
-static pthread_key_t scratch_key;
-static pthread_once_t scratch_once = PTHREAD_ONCE_INIT;
-
-static void
-scratch_free(void *p)
-{
-    zscratch *z = p;
-    if (z) {
-        free(z->b[0]);
-        free(z->b[1]);
-        free(z);
-    }
-}
-
-static void
-scratch_init(void)
-{
-    (void)pthread_key_create(&scratch_key, scratch_free);
-}
-
-static unsigned char *
-scratch(int which, size_t n)
-{
-    zscratch *z;
-    pthread_once(&scratch_once, scratch_init);
-    if ((z = pthread_getspecific(scratch_key)) == NULL) {
-        if ((z = calloc(1, sizeof(*z))) == NULL)
-            return NULL;
-        if (pthread_setspecific(scratch_key, z) != 0) {
-            free(z);
-            return NULL;
-        }
-    }
-    if (z->cap[which] < n || z->b[which] == NULL) {
-        /* Contents need not survive: no realloc copy; some headroom for
-         * chunks of varying stored size. */
-        size_t cap = n + n / 4 + 64;
-        free(z->b[which]);
-        z->cap[which] = 0;
-        if ((z->b[which] = malloc(cap)) == NULL)
-            return NULL;
-        z->cap[which] = cap;
-    }
-    return z->b[which];
-}
 
 #define SPARE_MAX 16
 
@@ -723,7 +669,7 @@ rd_task(void *arg, size_t i)
             stat = c->map->ops->len(c->map, j->req->key, &len);
         if (stat == NC_NOERR && len > ((size_t)1 << 40))
             stat = NC_ENCZARR;
-        if (stat == NC_NOERR && (buf = scratch(0, (size_t)len)) == NULL)
+        if (stat == NC_NOERR && (buf = ncz_scratch(0, (size_t)len)) == NULL)
             stat = NC_ENOMEM;
         if (stat == NC_NOERR)
             stat = c->map->ops->read(c->map, j->req->key, j->req->start, len, buf);
@@ -749,7 +695,7 @@ rd_task(void *arg, size_t i)
     }
     if (j->direct) {
         tmp = c->out + user_off(c->s, j) * d->esize;
-    } else if ((tmp = scratch(1, d->chunkbytes)) == NULL) {
+    } else if ((tmp = ncz_scratch(1, d->chunkbytes)) == NULL) {
         j->status = NC_ENOMEM;
         return;
     }

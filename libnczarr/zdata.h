@@ -76,5 +76,10 @@ void ncz_copy_strided(int rank, size_t esize, const size_t *count, const void *s
                       const size_t *sstr, void *dst, const size_t *dstr);
 /* Is every element of buf (n elements of esize bytes) equal to fill? */
 int ncz_all_fill(const void *buf, size_t n, size_t esize, const void *fill);
+/* A per-thread grow-only buffer of at least n bytes, contents undefined
+ * (NULL on ENOMEM); freed when the thread exits.  Slots: 0 raw chunk
+ * bytes, 1 decoded chunk (zdata.c), 2 inner chunk of a shard (zshard.c). */
+#define NCZ_NSCRATCH 3
+unsigned char *ncz_scratch(int which, size_t n);
 
 #endif

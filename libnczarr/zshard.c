@@ -142,7 +142,7 @@ dec_task(void *arg, size_t i)
     unsigned char *tmp;
     int stat;
     inner_geom(s, i, &origin, sstr);
-    if ((tmp = malloc(c->chunkbytes ? c->chunkbytes : 1)) == NULL) {
+    if ((tmp = ncz_scratch(2, c->chunkbytes)) == NULL) {
         stat = NC_ENOMEM;
         goto out;
     }
@@ -161,7 +161,6 @@ dec_task(void *arg, size_t i)
         }
         ncz_copy_strided(s->rank, s->typesize, s->inner, tmp, cstr, c->dst + origin * s->typesize, sstr);
     }
-    free(tmp);
 out:
     if (stat) {
         pthread_mutex_lock(&c->lock);
@@ -231,13 +230,12 @@ enc_task(void *arg, size_t i)
         cstr[d] = st;
         st *= s->inner[d];
     }
-    if ((tmp = malloc(c->chunkbytes ? c->chunkbytes : 1)) == NULL) {
+    if ((tmp = ncz_scratch(2, c->chunkbytes)) == NULL) {
         stat = NC_ENOMEM;
     } else {
         ncz_copy_strided(s->rank, s->typesize, s->inner, c->src + origin * s->typesize, sstr, tmp, cstr);
         if (c->fill == NULL || !ncz_all_fill(tmp, c->chunkbytes / s->typesize, s->typesize, c->fill))
             stat = ncz_pipe_encode(s->pipe, tmp, c->chunkbytes, &c->out[i], &c->outlen[i]);
-        free(tmp);
     }
     if (stat) {
         pthread_mutex_lock(&c->lock);
