@@ -294,6 +294,7 @@ NCZ_open(const char *path, int mode, int basepe, size_t *chunksizehintp, void *p
     if (stat)
         goto fail;
     /* What was read is as stored; nothing to write back until changed. */
+    f->root->created = 1;
     f->dirty = 0;
     for (size_t i = 0; i < f->ngrps; i++) {
         f->grps[i]->dirty = f->grps[i]->atts_dirty = 0;

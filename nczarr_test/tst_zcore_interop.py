@@ -167,6 +167,12 @@ def theirs_to_ours(compressor, tag):
     ok(lib.nc_inq_var_fill(gid.value, varid_of(gid.value, "c"), ctypes.byref(nofill), None), "fill c")
     check(nofill.value == 1, "fill_value null -> nofill")
     ok(lib.nc_close(ncid.value), "close")
+    # A writable open that changes nothing leaves their metadata as it was.
+    before = {k: open(os.path.join(path, k), "rb").read() for k in (".zattrs", "v_i4/.zattrs", "v_i4/.zarray")}
+    ok(lib.nc_open(path.encode(), 1, ctypes.byref(ncid)), "open for writing")
+    ok(lib.nc_close(ncid.value), "close")
+    after = {k: open(os.path.join(path, k), "rb").read() for k in before}
+    check(before == after, "metadata rewritten by an open/close that changed nothing")
 
 
 # ---- 2. we write (NCZarr and pure Zarr), zarr-python reads -------------------------
