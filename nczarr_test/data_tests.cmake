@@ -42,3 +42,17 @@ if(EXISTS /usr/bin/python3)
     $<TARGET_FILE:netcdf> ${_zrt_dir} ${CMAKE_CURRENT_SOURCE_DIR}/tst_zdata_zarrita.mjs)
   set_tests_properties(tst_zdata_zarrita PROPERTIES LABELS "nczarr;interop" SKIP_RETURN_CODE 77 TIMEOUT 600)
 endif()
+
+# The same round trips on S3 (a local s3rver through Z1's s3server.sh;
+# skips with 77 without node/npm).
+if(NETCDF_ENABLE_S3)
+  set(_zrt_s3env "HOME=${_zrt_dir};AWS_ACCESS_KEY_ID=S3RVER;AWS_SECRET_ACCESS_KEY=S3RVER;AWS_REGION=us-east-1")
+  foreach(m "nczarr,s3" "zarr,v3,s3,shard")
+    string(REPLACE "," "_" _n "${m}")
+    add_test(NAME tst_zdata_rt_${_n}
+             COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/s3server.sh run ${_zrt_dir}/${_n}.srv zd
+                     sh -c "exec \"$0\" \"$NCZ_S3_ENDPOINT/$NCZ_S3_BUCKET/${_n}\" ${m}" $<TARGET_FILE:tst_zdata_rt>)
+    set_tests_properties(tst_zdata_rt_${_n} PROPERTIES LABELS "nczarr;interop" SKIP_RETURN_CODE 77
+                         ENVIRONMENT "${_zrt_s3env}" TIMEOUT 300)
+  endforeach()
+endif()

@@ -3,8 +3,9 @@
  * chunks larger than the array, 1-element chunks, strided reads and
  * writes, every codec and a chain, unlimited growth with fill, type
  * conversion with NC_ERANGE, scalars, and the write cache under a tiny
- * budget.  Usage: tst_zdata_rt DIR [MODE] (MODE as in #mode=, default
- * "nczarr,file"; run also with "zarr,file" and "v3,file" / "nczarr,zip"). */
+ * budget.  Usage: tst_zdata_rt DIR|URLPREFIX [MODE] (MODE as in #mode=,
+ * default "nczarr,file"; also "zarr,file", "zarr,v3,file[,shard]",
+ * "nczarr,zip", and "nczarr,s3" with an http://host:port/bucket/prefix). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,11 +61,16 @@ make(nc_type t, size_t n, int salt)
     return b;
 }
 
+static int remote; /* DIR is an http(s):// or s3:// prefix */
+
 static void
 seturl(const char *dir, const char *name)
 {
-    snprintf(url, sizeof(url), "file://%s/%s%s#mode=%s", dir, name, strstr(mode, "zip") ? ".zip" : ".zarr",
-             mode);
+    if (remote)
+        snprintf(url, sizeof(url), "%s/%s#mode=%s", dir, name, mode);
+    else
+        snprintf(url, sizeof(url), "file://%s/%s%s#mode=%s", dir, name, strstr(mode, "zip") ? ".zip" : ".zarr",
+                 mode);
 }
 
 static int
@@ -74,6 +80,8 @@ create(int *ncid)
      * remove: clear the path first. */
     char cmd[4200], path[4096];
     const char *p = url + strlen("file://"), *h = strchr(p, '#');
+    if (remote)
+        return nc_create(url, NC_CLOBBER | NC_NETCDF4, ncid);
     snprintf(path, sizeof(path), "%.*s", (int)(h - p), p);
     snprintf(cmd, sizeof(cmd), "rm -rf '%s'", path);
     if (system(cmd) != 0)
@@ -445,6 +453,8 @@ main(int argc, char **argv)
     if (argc > 2)
         mode = argv[2];
     v3 = strstr(mode, "v3") != NULL;
+    remote = strncmp(argv[1], "http://", 7) == 0 || strncmp(argv[1], "https://", 8) == 0 ||
+             strncmp(argv[1], "s3://", 5) == 0;
     test_types(argv[1]);
     test_strings(argv[1]);
     test_shapes(argv[1]);
