@@ -173,6 +173,45 @@ def zarr_to_ours():
     check(s == NC_ENOFILTER, "unknown codec: status %d (want NC_ENOFILTER)" % s)
 
 
+# ---- hostile chunks: truncated, garbage, wrong size -> clean errors -----------------------
+def hostile():
+    path = fresh(os.path.join(WORK, "hostile.zarr"))
+    g = zarr.open_group(path, mode="w")
+    for name, comp in (("raw", None), ("zlib", numcodecs.Zlib(1)), ("zstd", numcodecs.Zstd(1)),
+                       ("blosc", numcodecs.Blosc()), ("bz2", numcodecs.BZ2(1))):
+        z = g.create_dataset(name, shape=(64,), chunks=(32,), dtype="<i4", compressor=comp)
+        z[...] = np.arange(64)
+        z.attrs["_ARRAY_DIMENSIONS"] = ["h_" + name]
+        chunk = os.path.join(path, name, "0")
+        data = open(chunk, "rb").read()
+        # Truncated and garbage chunks must fail.  (Trailing bytes after a
+        # complete zlib/bz2 stream are ignored, as zlib itself does; a raw
+        # chunk of the right size is data whatever its bytes.)
+        bads = [data[: len(data) // 2], b"\0" * 7]
+        if comp is None:
+            bads.append(data + b"xyz")
+        else:
+            bads.append(bytes(reversed(data)))
+        for i, bad in enumerate(bads):
+            open(chunk, "wb").write(bad)
+            s, got = read_var("file://" + path + "#mode=zarr,file", name)
+            check(s != 0, "hostile %s case %d: status %d (want an error)" % (name, i, s))
+    # A huge declared shape with one small chunk: reading a slice works, no huge allocation.
+    z = g.create_dataset("huge", shape=(1 << 40,), chunks=(16,), dtype="<i2", fill_value=3)
+    z[0:16] = np.arange(16)
+    z.attrs["_ARRAY_DIMENSIONS"] = ["h_huge"]
+    ncid, varid = ctypes.c_int(), ctypes.c_int()
+    s = nc.nc_open(("file://" + path + "#mode=zarr,file").encode(), 0, ctypes.byref(ncid))
+    check(s == 0, "open hostile store: %d" % s)
+    if s == 0:
+        nc.nc_inq_varid(ncid, b"huge", ctypes.byref(varid))
+        buf = np.zeros(20, dtype="<i2")
+        st, ct = (ctypes.c_size_t * 1)(0), (ctypes.c_size_t * 1)(20)
+        s = nc.nc_get_vara(ncid, varid, st, ct, buf.ctypes.data_as(ctypes.c_void_p))
+        check(s == 0 and list(buf[:16]) == list(range(16)) and buf[16] == 3, "huge array slice: %d" % s)
+        nc.nc_close(ncid)
+
+
 # ---- we write, zarr-python reads -----------------------------------------------------------
 def ours_to_zarr(mode):
     path = fresh(os.path.join(WORK, "topy_%s.zarr" % mode.replace(",", "_")))
@@ -230,6 +269,7 @@ def ours_to_zarr(mode):
 
 
 zarr_to_ours()
+hostile()
 ours_to_zarr("nczarr,file")
 ours_to_zarr("zarr,file")
 print("tst_zdata_zarrpy: %d passed, %d failed" % (npass, nfail))
