@@ -293,6 +293,9 @@ NCZ_open(const char *path, int mode, int basepe, size_t *chunksizehintp, void *p
     stat = zf->zarr_format == 3 ? ncz_v3_read(f, root3) : ncz_v2_read(f);
     if (stat)
         goto fail;
+    /* The consolidated dict served the open; the tree holds it all now. */
+    json_object_put(zf->cons);
+    zf->cons = NULL;
     /* What was read is as stored; nothing to write back until changed. */
     f->root->created = 1;
     f->dirty = 0;
