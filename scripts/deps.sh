@@ -7,7 +7,13 @@ need="cmake make gcc pkg-config libutf8proc-dev libhdf5-dev libaec-dev zlib1g-de
 if [ "${1:-}" = "--test" ]; then
     # The reference tools and library are the oracle of the interop tests;
     # dpkg-dev gives dpkg-architecture for the reference prefix.
-    need="$need netcdf-bin libnetcdf19 dpkg-dev valgrind python3-netcdf4 python3-xarray nco hdf5-tools python3-h5py hdf5-filter-plugin hdf5-filter-plugin-blosc-serial python3-zarr nodejs npm"
+    need="$need netcdf-bin libnetcdf19 dpkg-dev valgrind python3-netcdf4 python3-xarray nco hdf5-tools python3-h5py hdf5-filter-plugin hdf5-filter-plugin-blosc-serial python3-zarr"
+fi
+# node and npm (the Zarr tests' local S3 server and zarrita): Debian's
+# packages only when no npm is on PATH (NodeSource's nodejs bundles npm and
+# conflicts with Debian's npm package).
+if [ "${1:-}" = "--test" ] && ! command -v npm >/dev/null 2>&1; then
+    need="$need nodejs npm"
 fi
 missing=""
 for p in $need; do
