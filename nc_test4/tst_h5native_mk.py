@@ -16,7 +16,7 @@ for i in range(30):
     f.setncattr('gatt%02d' % i, i * 1.5)
 f.setncattr('strs', ['a', 'bb', 'ccc'])
 f.setncattr_string('s1', 'hello')
-for v in range(1500):
+for v in range(600):
     x = f.createVariable('var_%05d' % v, 'f4', ('n',))
     x.units = 'm s-1'
     x.long_name = 'long name %d' % v
