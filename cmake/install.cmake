@@ -38,6 +38,13 @@ nc_yesno(NC_CFG_DAP2 NETCDF_ENABLE_DAP)
 nc_yesno(NC_CFG_DAP4 NETCDF_ENABLE_DAP4)
 nc_yesno(NC_CFG_NCZARR NETCDF_ENABLE_NCZARR)
 nc_yesno(NC_CFG_S3 NETCDF_ENABLE_S3)
+# netcdf_meta.h's NC_HAS_NCZARR / NC_HAS_S3 follow the options: the top
+# level writes the header with both 0, so NCZarr builds write it again.
+if(NETCDF_ENABLE_NCZARR)
+  nc_bool01(NC_HAS_NCZARR NETCDF_ENABLE_NCZARR)
+  nc_bool01(NC_HAS_S3 NETCDF_ENABLE_S3)
+  configure_file(include/netcdf_meta.h.in ${CMAKE_BINARY_DIR}/include/netcdf_meta.h @ONLY)
+endif()
 nc_yesno(NC_CFG_PNETCDF NETCDF_ENABLE_PNETCDF)
 nc_yesno(NC_CFG_PARALLEL4 NETCDF_ENABLE_PARALLEL4)
 nc_yesno(NC_CFG_PLUGINS NETCDF_ENABLE_PLUGINS)
