@@ -297,7 +297,13 @@ ncz_atts_decode(NC4_file *f, NC4_grp *g, NC4_var *var, json_object *attrs, json_
         } else {
             xtype = infer_type(val);
         }
-        if ((stat = json_to_values(val, xtype, &len, &data)))
+        if ((stat = json_to_values(val, xtype, &len, &data)) == NC_ENCZARR && xtype != NC_CHAR) {
+            /* A value that does not fit the type it claims: keep its JSON
+             * text rather than refuse the whole store. */
+            xtype = NC_CHAR;
+            stat = json_to_values(val, xtype, &len, &data);
+        }
+        if (stat)
             return stat;
         if (var && strcmp(name, NC_FillValue) == 0) {
             /* The Zarr fill_value decides the fill; the attribute stays as
