@@ -1798,6 +1798,8 @@ native_var(open_ctx *c, grp_note *gn, ds_note *n, NC4_var *var)
     h5n_obj *o = n->obj;
     int stat;
 
+    free(var->chunksizes);   /* nc4_new_var's, for unlimited dims */
+    var->chunksizes = NULL;
     if (o->layout == H5N_CHUNKED && var->ndims > 0) {
         if (o->chunk_ndims != var->ndims)
             return H5N_GIVEUP;
