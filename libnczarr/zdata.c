@@ -1043,6 +1043,26 @@ get_entry(NC4_file *f, zvdata *d, const char *key, int whole, centry **ep)
     return NC_NOERR;
 }
 
+/* Encode a whole shard lying contiguously at src and store it (delete
+ * its object when every inner chunk is fill). */
+static int
+write_whole_shard(NC4_file *f, zvdata *d, const char *key, const unsigned char *src)
+{
+    NCZ_map *map = ncz_file(f)->map;
+    void *out = NULL;
+    size_t outlen = 0;
+    int stat = ncz_shard_encode(d->shard, src, d->fill, ncf_pool_default(), &out, &outlen);
+    if (stat)
+        return stat;
+    if (out == NULL) {
+        stat = map->ops->del(map, key);
+        return stat == NC_EEMPTY ? NC_NOERR : stat;
+    }
+    stat = map->ops->write(map, key, outlen, out);
+    free(out);
+    return stat;
+}
+
 static int
 write_sel(NC4_file *f, NC4_var *var, zvdata *d, const sel *s, const unsigned char *src)
 {
@@ -1063,6 +1083,25 @@ write_sel(NC4_file *f, NC4_var *var, zvdata *d, const sel *s, const unsigned cha
                     whole = 0;
             if ((stat = chunk_key(zv, d, idx, key, sizeof(key))))
                 break;
+            if (whole && d->shard != NULL && cache_find(d, key) == NULL) {
+                /* A whole shard written at once: encode it from the caller's
+                 * data (no shard-sized cache copy). */
+                int contiguous = 1;
+                for (int k = 1; k < s->rank; k++)
+                    if (s->count[k] != d->chunk[k])
+                        contiguous = 0;
+                for (int k = 0; k < s->rank; k++)
+                    if (s->stride[k] != 1 && d->chunk[k] > 1)
+                        contiguous = 0;
+                if (contiguous) {
+                    size_t off = 0;
+                    for (int k = 0; k < s->rank; k++)
+                        off += k0[k] * s->ustr[k];
+                    if ((stat = write_whole_shard(f, d, key, src + off * d->esize)))
+                        break;
+                    goto next;
+                }
+            }
             if ((stat = get_entry(f, d, key, whole, &e)))
                 break;
             for (int k = 0; k < s->rank; k++) {
@@ -1074,6 +1113,7 @@ write_sel(NC4_file *f, NC4_var *var, zvdata *d, const sel *s, const unsigned cha
                              dstr);
             e->dirty = 1;
         }
+    next:
         more = s->rank > 0 ? next_chunk(s, idx) : 0;
     }
     return stat;
