@@ -172,7 +172,7 @@ name_list(json_object *arr, NCZ_keys *out)
 }
 
 static int
-read_var(NC4_file *f, NC4_grp *g, const char *name)
+read_var(NC4_file *f, NC4_grp *g, const char *name, NCZ_read_req *pre)
 {
     NCZ_file *zf = ncz_file(f);
     NCZ_grp *zg = ncz_grp(g);
@@ -188,17 +188,25 @@ read_var(NC4_file *f, NC4_grp *g, const char *name)
 
     if ((stat = ncz_key_join(zg->key, name, &key)))
         return stat;
-    if ((stat = ncz_key_join(key, ".zarray", &okey)))
-        goto done;
-    if ((stat = ncz_meta_read(f, okey, &zarray))) {
+    if (pre) {
+        /* Fetched with the group's other arrays (read_many). */
+        stat = pre[0].status ? pre[0].status : ncz_json_parse(pre[0].data, pre[0].len, &zarray);
+    } else if ((stat = ncz_key_join(key, ".zarray", &okey)) == NC_NOERR) {
+        stat = ncz_meta_read(f, okey, &zarray);
+    }
+    if (stat) {
         if (stat == NC_EEMPTY)
             stat = zf->pure_zarr ? NC_NOERR : NC_ENCZARR; /* listed but missing */
         goto done;
     }
     free(okey);
-    if ((stat = ncz_key_join(key, ".zattrs", &okey)))
-        goto done;
-    if ((stat = ncz_meta_read(f, okey, &zattrs)) && stat != NC_EEMPTY)
+    okey = NULL;
+    if (pre) {
+        stat = pre[1].status ? pre[1].status : ncz_json_parse(pre[1].data, pre[1].len, &zattrs);
+    } else if ((stat = ncz_key_join(key, ".zattrs", &okey)) == NC_NOERR) {
+        stat = ncz_meta_read(f, okey, &zattrs);
+    }
+    if (stat && stat != NC_EEMPTY)
         goto done;
     stat = NC_NOERR;
     if (!json_object_is_type(zarray, json_type_object) ||
@@ -401,6 +409,65 @@ done:
     return stat;
 }
 
+/* A group's arrays.  Without consolidated metadata their .zarray/.zattrs
+ * objects are fetched in batches through read_many (concurrent requests on
+ * S3) instead of two round trips per array. */
+#define NCZ_PREFETCH 256
+static int
+read_vars(NC4_file *f, NC4_grp *g, NCZ_keys *vars)
+{
+    NCZ_file *zf = ncz_file(f);
+    NCZ_read_req *reqs = NULL;
+    char **keys = NULL;
+    int stat = NC_NOERR;
+    size_t batch = vars->n < NCZ_PREFETCH ? vars->n : NCZ_PREFETCH;
+
+    if (zf->cons || vars->n < 2 || zf->map->ops->read_many == NULL) {
+        for (size_t i = 0; i < vars->n && stat == NC_NOERR; i++)
+            stat = read_var(f, g, vars->keys[i], NULL);
+        return stat == NC_ENAMEINUSE ? NC_ENCZARR : stat;
+    }
+    if ((reqs = calloc(2 * batch, sizeof(*reqs))) == NULL || (keys = calloc(2 * batch, sizeof(char *))) == NULL) {
+        free(reqs);
+        return NC_ENOMEM;
+    }
+    for (size_t b = 0; b < vars->n && stat == NC_NOERR; b += batch) {
+        size_t n = vars->n - b < batch ? vars->n - b : batch;
+        for (size_t i = 0; i < n && stat == NC_NOERR; i++) {
+            char *vk = NULL;
+            if ((stat = ncz_key_join(ncz_grp(g)->key, vars->keys[b + i], &vk)) ||
+                (stat = ncz_key_join(vk, ".zarray", &keys[2 * i])) ||
+                (stat = ncz_key_join(vk, ".zattrs", &keys[2 * i + 1]))) {
+                free(vk);
+                break;
+            }
+            free(vk);
+            for (int k = 0; k < 2; k++) {
+                reqs[2 * i + k].key = keys[2 * i + k];
+                reqs[2 * i + k].start = 0;
+                reqs[2 * i + k].count = (uint64_t)-1;
+            }
+        }
+        if (stat == NC_NOERR) {
+            /* Per-request status says which objects are missing. */
+            stat = zf->map->ops->read_many(zf->map, 2 * n, reqs);
+            if (stat == NC_EEMPTY)
+                stat = NC_NOERR;
+        }
+        for (size_t i = 0; i < n && stat == NC_NOERR; i++)
+            stat = read_var(f, g, vars->keys[b + i], &reqs[2 * i]);
+        for (size_t i = 0; i < 2 * n; i++) {
+            free(reqs[i].data);
+            free(keys[i]);
+        }
+        memset(reqs, 0, 2 * batch * sizeof(*reqs));
+        memset(keys, 0, 2 * batch * sizeof(char *));
+    }
+    free(reqs);
+    free(keys);
+    return stat == NC_ENAMEINUSE ? NC_ENCZARR : stat;
+}
+
 /* Subgroups and arrays of a pure-Zarr group by listing. */
 static int
 search_children(NC4_file *f, NC4_grp *g, NCZ_keys *vars, NCZ_keys *grps)
@@ -518,12 +585,8 @@ read_group(NC4_file *f, NC4_grp *g, int depth)
         if ((stat = ncz_key_join(zg->key, grps.keys[i], &zc->key)))
             goto done;
     }
-    for (size_t i = 0; i < vars.n; i++)
-        if ((stat = read_var(f, g, vars.keys[i]))) {
-            if (stat == NC_ENAMEINUSE)
-                stat = NC_ENCZARR;
-            goto done;
-        }
+    if ((stat = read_vars(f, g, &vars)))
+        goto done;
     for (size_t i = 0; i < grps.n; i++) {
         NC4_grp *c = (NC4_grp *)nc4_index_find(&g->children, grps.keys[i]);
         if ((stat = read_group(f, c, depth + 1)))
