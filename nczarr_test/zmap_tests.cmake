@@ -46,3 +46,23 @@ if(NETCDF_ENABLE_S3)
   add_test(NAME zmap_s3sig COMMAND zmap_s3sig ${CMAKE_CURRENT_BINARY_DIR}/zs3sig_home)
   set_tests_properties(zmap_s3sig PROPERTIES LABELS nczarr SKIP_RETURN_CODE 77)
 endif()
+
+# Object-level interop with zarr-python 2 (directory and zip stores, and S3
+# through the local server); zmap_cat is a small tool on zmap.h.
+nczarr_program(zmap_cat)
+find_program(ZM_PYTHON3 python3 PATHS /usr/bin NO_DEFAULT_PATH)
+if(ZM_PYTHON3 AND NETCDF_ENABLE_NCZARR_ZIP)
+  add_test(NAME zmap_interop
+           COMMAND ${ZM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/zmap_interop.py
+                   $<TARGET_FILE:zmap_cat> ${CMAKE_CURRENT_BINARY_DIR}/zmap_interop)
+  set_tests_properties(zmap_interop PROPERTIES LABELS "nczarr;interop" SKIP_RETURN_CODE 77)
+  if(NETCDF_ENABLE_S3)
+    add_test(NAME zmap_interop_s3
+             COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/s3server.sh run
+                     ${CMAKE_CURRENT_BINARY_DIR}/zmap_interop_s3.srv zb
+                     ${ZM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/zmap_interop.py
+                     $<TARGET_FILE:zmap_cat> ${CMAKE_CURRENT_BINARY_DIR}/zmap_interop_s3)
+    set_tests_properties(zmap_interop_s3 PROPERTIES LABELS "nczarr;interop" SKIP_RETURN_CODE 77
+      ENVIRONMENT "HOME=${zs3_home};AWS_ACCESS_KEY_ID=S3RVER;AWS_SECRET_ACCESS_KEY=S3RVER")
+  endif()
+endif()
