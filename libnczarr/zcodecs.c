@@ -758,15 +758,82 @@ v3_rebuild(NC4_var *var, NCZ_codec_spec **vp, size_t *np)
     return NC_NOERR;
 }
 
+/* Inner chunks per shard along each axis asked for new v3 arrays: env
+ * NCZARR_SHARD=k, else 4 when the #mode= list has "shard"; 0: no sharding. */
+static size_t
+shard_factor(NC4_file *f)
+{
+    const char *e = getenv("NCZARR_SHARD"), *m;
+    NCZ_file *zf = f ? ncz_file(f) : NULL;
+    if (e != NULL && *e) {
+        long v = strtol(e, NULL, 10);
+        return v > 0 && v < 65536 ? (size_t)v : 0;
+    }
+    if (zf == NULL || (m = zf->modelist) == NULL)
+        return 0;
+    for (const char *p = strstr(m, "shard"); p; p = strstr(p + 1, "shard"))
+        if ((p == m || p[-1] == ',') && (p[5] == '\0' || p[5] == ','))
+            return 4;
+    return 0;
+}
+
+/* Make a new array sharded: the user's chunks become the inner chunks,
+ * var->chunksizes the shard (k inner chunks per axis, clipped to the
+ * array); the index gets a crc32c. */
+static int
+make_sharded(NC4_var *var, size_t k)
+{
+    NCZ_var *zv = ncz_var(var);
+    json_object *o;
+    int stat;
+    if ((zv->inner_chunks = calloc((size_t)var->ndims, sizeof(size_t))) == NULL)
+        return NC_ENOMEM;
+    for (int d = 0; d < var->ndims; d++) {
+        size_t c = var->chunksizes[d], len = var->dims[d]->len, n;
+        if (c == 0) {
+            free(zv->inner_chunks);
+            zv->inner_chunks = NULL;
+            return NC_NOERR; /* chunking not settled: leave it */
+        }
+        n = len ? (len + c - 1) / c : 1;
+        zv->inner_chunks[d] = c;
+        var->chunksizes[d] = c * (n < k ? n : k);
+    }
+    zv->inner_codecs = zv->codecs;
+    zv->ninner_codecs = zv->ncodecs;
+    zv->codecs = NULL;
+    zv->ncodecs = 0;
+    zv->inner_bigendian = zv->bigendian;
+    zv->index_at_start = 0;
+    if ((o = json_tokener_parse("{\"name\": \"crc32c\"}")) == NULL)
+        return NC_ENOMEM;
+    zv->index_codecs = calloc(1, sizeof(NCZ_codec_spec));
+    if (zv->index_codecs == NULL) {
+        json_object_put(o);
+        return NC_ENOMEM;
+    }
+    stat = spec_from(var, "crc32c", o, NULL, 1, &zv->index_codecs[0]);
+    json_object_put(o);
+    zv->nindex_codecs = 1;
+    zv->sharded = 1;
+    return stat;
+}
+
 int
 ncz_codecs_to_json_v3(NC4_file *f, NC4_var *var, json_object **codecsp)
 {
     NCZ_var *zv = ncz_var(var);
     json_object *arr;
+    size_t k;
+    if (!zv->sharded && !var->created && var->ndims > 0 && var->chunksizes != NULL &&
+        !zv->vlen_utf8 && zv->transpose == NULL && (k = shard_factor(f)) > 0) {
+        int st = make_sharded(var, k);
+        if (st)
+            return st;
+    }
     NCZ_codec_spec **cur = zv->sharded ? &zv->inner_codecs : &zv->codecs;
     size_t *ncur = zv->sharded ? &zv->ninner_codecs : &zv->ncodecs;
     int stat;
-    (void)f;
     *codecsp = NULL;
     if (!(*ncur > 0 && codecs_match_model(var, &(NCZ_var){.codecs = *cur, .ncodecs = *ncur}))) {
         NCZ_codec_spec *v = NULL;
