@@ -22,6 +22,7 @@
 
 #include "nctst.h"
 #include "zmap.h"
+#include "zmap_s3.h"
 #include "zmap_sigv4.h"
 
 #define SECRET "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"
@@ -611,6 +612,71 @@ test_errors(void)
     EXPECT(ncz_map_open("http://127.0.0.1:1/bkt/x", "s3", NCZ_MAP_READ, &m), NC_ES3);
 }
 
+/* ---- 5. URL forms --------------------------------------------------------- */
+
+static void
+url_is(const char *url, const char *endpoint, const char *bucket, const char *prefix, int vhost,
+       const char *region)
+{
+    NCZ_s3_cfg c;
+    int stat = ncz_s3_cfg_from_url(url, &c);
+    CHECK(stat == 0, "%s: %s", url, nc_strerror(stat));
+    if (stat)
+        return;
+    CHECK(strcmp(c.endpoint, endpoint) == 0, "%s: endpoint %s", url, c.endpoint);
+    CHECK(strcmp(c.bucket, bucket) == 0, "%s: bucket %s", url, c.bucket);
+    CHECK(strcmp(c.prefix, prefix) == 0, "%s: prefix %s", url, c.prefix);
+    CHECK(c.vhost == vhost, "%s: vhost %d", url, c.vhost);
+    CHECK(strcmp(c.region, region) == 0, "%s: region %s", url, c.region);
+    ncz_s3_cfg_clear(&c);
+}
+
+static void
+test_urls(void)
+{
+    unsetenv("AWS_REGION");
+    unsetenv("AWS_DEFAULT_REGION");
+    unsetenv("AWS_ENDPOINT_URL");
+    url_is("s3://bkt/a/b/", "https://s3.us-east-1.amazonaws.com", "bkt", "a/b", 0, "us-east-1");
+    setenv("AWS_DEFAULT_REGION", "eu-north-1", 1);
+    url_is("s3://bkt", "https://s3.eu-north-1.amazonaws.com", "bkt", "", 0, "eu-north-1");
+    setenv("AWS_REGION", "sa-east-1", 1); /* AWS_REGION before AWS_DEFAULT_REGION */
+    url_is("s3://bkt/x", "https://s3.sa-east-1.amazonaws.com", "bkt", "x", 0, "sa-east-1");
+    unsetenv("AWS_REGION");
+    unsetenv("AWS_DEFAULT_REGION");
+    url_is("https://bkt.s3.eu-west-1.amazonaws.com/x/y", "https://bkt.s3.eu-west-1.amazonaws.com",
+           "bkt", "x/y", 1, "eu-west-1");
+    url_is("https://my.bkt.s3-us-west-2.amazonaws.com/", "https://my.bkt.s3-us-west-2.amazonaws.com",
+           "my.bkt", "", 1, "us-west-2");
+    url_is("https://bkt.s3.amazonaws.com/z", "https://bkt.s3.amazonaws.com", "bkt", "z", 1,
+           "us-east-1");
+    url_is("https://s3.ap-east-1.amazonaws.com/bkt/p", "https://s3.ap-east-1.amazonaws.com", "bkt",
+           "p", 0, "ap-east-1");
+    url_is("http://localhost:9000/bkt/p/q/", "http://localhost:9000", "bkt", "p/q", 0, "us-east-1");
+    setenv("AWS_ENDPOINT_URL", "http://127.0.0.1:9/", 1);
+    url_is("s3://bkt/p", "http://127.0.0.1:9", "bkt", "p", 0, "us-east-1");
+    unsetenv("AWS_ENDPOINT_URL");
+    static const char *const bad[] = {"s3://", "s3:///x", "http://host", "http://host/",
+                                      "http://u@host/b", "http://host/b?x=1", "http://host/b#f",
+                                      "http://host/b/../c", "http://host/b/./c", "https:///b"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        NCZ_s3_cfg c;
+        EXPECT(ncz_s3_cfg_from_url(bad[i], &c), NC_EURL);
+    }
+
+    /* s3:// through AWS_ENDPOINT_URL reaches the (scripted) server */
+    char ep[64];
+    snprintf(ep, sizeof ep, "http://127.0.0.1:%d", srv.port);
+    setenv("AWS_ENDPOINT_URL", ep, 1);
+    NCZ_map *m = NULL;
+    EXPECT(ncz_map_open("s3://bkt/store", NULL, NCZ_MAP_READ, &m), NC_NOERR);
+    if (m) {
+        EXPECT(m->ops->exists(m, "/ok"), NC_NOERR);
+        m->ops->close(m, 0);
+    }
+    unsetenv("AWS_ENDPOINT_URL");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -628,6 +694,7 @@ main(int argc, char **argv)
     test_signing();
     test_profiles(tmp);
     test_errors();
+    test_urls();
     server_stop();
     return nct_summary(argv[0]);
 }
