@@ -252,7 +252,7 @@ random_session(int codec, size_t cache_bytes, const char *refdump, unsigned nops
     }
     OK(nc_close(ncid));
     if (refdump && codec == C_DEFLATE) {
-        char cmd[9000], a[4300], b[4300];
+        char cmd[20000], a[4300], b[4300];
         FILE *fa, *fb;
         snprintf(a, sizeof a, "%s.cdl", p);
         snprintf(b, sizeof b, "%s.cdl", q);

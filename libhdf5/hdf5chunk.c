@@ -40,7 +40,8 @@ typedef struct plan {
     size_t grid[H5S_MAX_RANK];       /* chunks touched, per dimension */
     ncf_chain *chain;
     int chain_borrowed;              /* chain is the cache's: not freed with the plan */
-    unsigned char *fillchunk;        /* a whole chunk of fill values */
+    unsigned char *fillchunk;        /* a whole chunk of fill values (plan_fill) */
+    unsigned char fillval[256];      /* one fill value (larger elements: HDF5's path) */
     int fill_never;                  /* fill time "never": unwritten chunks read as nothing */
     int writable;                    /* the file is open for writing */
     unsigned char *user;             /* the caller's buffer */
@@ -153,6 +154,24 @@ plan_free(plan *p)
     free(p->fillchunk);
 }
 
+/* A whole chunk of fill values in p->fillchunk (once per plan; before the
+ * tasks run). */
+static int
+plan_fill(plan *p)
+{
+    if (p->fillchunk != NULL)
+        return NC_NOERR;
+    if ((p->fillchunk = malloc(p->cbytes)) == NULL)
+        return NC_ENOMEM;
+    memcpy(p->fillchunk, p->fillval, p->size);
+    for (size_t filled = 1; filled < p->celems;) {
+        size_t n = filled <= p->celems - filled ? filled : p->celems - filled;
+        memcpy(p->fillchunk + filled * p->size, p->fillchunk, n * p->size);
+        filled += n;
+    }
+    return NC_NOERR;
+}
+
 /* NC_ENOFILTER if HDF5 lacks one of the dataset's filters too. */
 static int
 hdf5_has_filters(hid_t dcpl, int nf)
@@ -263,18 +282,16 @@ plan_init(plan *p, hid_t did, hid_t mtid, int nd, const hsize_t *start, const hs
         }
         p->writable = (intent & H5F_ACC_RDWR) != 0;
     }
-    if ((p->fillchunk = malloc(p->cbytes)) == NULL) {
-        stat = NC_ENOMEM;
+    if (size > sizeof(p->fillval)) {
+        stat = NC_NOERR;   /* larger elements: HDF5's path */
         goto done;
     }
-    memset(p->fillchunk, 0, size);
-    if (!p->fill_never && H5Pget_fill_value(dcpl, mtid, p->fillchunk) < 0)
-        memset(p->fillchunk, 0, size);
-    for (size_t filled = 1; filled < p->celems;) {
-        size_t n = filled <= p->celems - filled ? filled : p->celems - filled;
-        memcpy(p->fillchunk + filled * size, p->fillchunk, n * size);
-        filled += n;
-    }
+    if (!p->fill_never && H5Pget_fill_value(dcpl, mtid, p->fillval) < 0)
+        memset(p->fillval, 0, size);
+    /* Reads may meet unwritten chunks anywhere: the fill chunk now.  Writes
+     * build it only when a chunk needs it (plan_fill). */
+    if (reading && (stat = plan_fill(p)))
+        goto done;
     *usable = 1;
 done:
     if (dcpl >= 0)
@@ -510,8 +527,8 @@ typedef struct centry {
 
 typedef struct vcache {
     NC4H5_var *key;
+    hid_t did;                       /* key->did when made: another is a new var at a freed address */
     NC4_var *var;
-    NC4_file *file;
     struct vcache *hnext;
     int nd;
     hsize_t cd[H5S_MAX_RANK];
@@ -537,7 +554,7 @@ ptr_hash(const void *k, size_t mask)
 }
 
 static vcache *
-vc_find(const NC4H5_var *hv)
+vc_find_any(const NC4H5_var *hv)
 {
     if (vtabsz == 0)
         return NULL;
@@ -545,6 +562,22 @@ vc_find(const NC4H5_var *hv)
         if (v->key == hv)
             return v;
     return NULL;
+}
+
+static void vc_free(vcache *vc);
+
+/* hv's cache.  One left by a var freed without nc4h5_chunk_cache_drop
+ * (its file aborted) whose address hv now has is discarded unwritten: its
+ * dataset id was another (HDF5 does not reuse ids soon). */
+static vcache *
+vc_find(const NC4H5_var *hv)
+{
+    vcache *v = vc_find_any(hv);
+    if (v && v->did != hv->did) {
+        vc_free(v);
+        v = NULL;
+    }
+    return v;
 }
 
 static int
@@ -837,6 +870,9 @@ run(plan *p, int writing)
 {
     run_ctx ctx;
     size_t nchunks = plan_grid(p);
+    int stat;
+    if (writing && (stat = plan_fill(p)))
+        return stat;
     ctx.p = p;
     atomic_init(&ctx.status, NC_NOERR);
     pool_run(nchunks, writing ? write_task : read_task, &ctx);
@@ -901,7 +937,7 @@ vc_writeback(vcache *vc, int drop)
 static int
 cached_write(plan *p, vcache *vc, int *fits)
 {
-    size_t nchunks = plan_grid(p), npart = 0, nev = 0, target;
+    size_t nchunks = plan_grid(p), npart = 0, nev = 0, nfull = 0, nload = 0, target;
     unsigned long stamp = ++req_stamp;
     centry **ev = NULL;
     cw_ctx c;
@@ -923,6 +959,9 @@ cached_write(plan *p, vcache *vc, int *fits)
             continue;
         e = e_find(vc, j.off);
         if (j.full) {
+            nfull++;
+            if (j.edge && (stat = plan_fill(p)))
+                return stat;
             if (e) {
                 e_unlink(vc, e);
                 e_free(e);
@@ -936,6 +975,11 @@ cached_write(plan *p, vcache *vc, int *fits)
             }
             memcpy(e->off, j.off, sizeof(e->off));
             e->loading = 1;
+            nload++;
+            if ((stat = plan_fill(p))) {
+                e_free(e);
+                return stat;
+            }
             size_t h = off_hash(vc, e->off);
             e->hnext = vc->tab[h];
             vc->tab[h] = e;
@@ -969,7 +1013,12 @@ cached_write(plan *p, vcache *vc, int *fits)
     c.vc = vc;
     c.ev = ev;
     c.nev = nev;
-    pool_run(nev + nchunks, cached_task, &c);
+    /* Only merges into cached chunks (a row into chunks already loaded):
+     * copies too small to hand to other threads. */
+    if (nev + nfull + nload > 0)
+        pool_run(nev + nchunks, cached_task, &c);
+    else
+        ncf_pool_run(NULL, nchunks, cached_task, &c);
     stat = atomic_load(&c.rc.status);
     for (size_t i = 0; i < nev; i++)
         e_free(ev[i]);
@@ -1014,8 +1063,8 @@ vc_get(NC4_var *var, plan *p, vcache **vcp)
             return NC_ENOMEM;
         }
         vc->key = hv;
+        vc->did = hv->did;
         vc->var = var;
-        vc->file = var->grp->file;
         vc->nd = p->nd;
         memcpy(vc->cd, p->cd, sizeof(vc->cd));
         vc->cbytes = p->cbytes;
@@ -1100,28 +1149,21 @@ nc4h5_chunk_cache_flush(NC4_var *var, int drop)
 int
 nc4h5_chunk_cache_flush_file(NC4_file *f)
 {
-    vcache **list;
-    size_t n = 0;
     int stat = NC_NOERR, s;
-
-    for (size_t i = 0; i < vtabsz; i++)
-        for (vcache *v = vtab[i]; v; v = v->hnext)
-            n += v->file == f;
-    if (n == 0)
+    if (vcount == 0)
         return NC_NOERR;
-    /* Collected first: write-backs release the lock, and other threads may
-     * then grow the table (never touching this file's caches). */
-    if ((list = malloc(n * sizeof(*list))) == NULL)
-        return NC_ENOMEM;
-    n = 0;
-    for (size_t i = 0; i < vtabsz; i++)
-        for (vcache *v = vtab[i]; v; v = v->hnext)
-            if (v->file == f)
-                list[n++] = v;
-    for (size_t i = 0; i < n; i++)
-        if ((s = vc_writeback(list[i], 1)) && !stat)
-            stat = s;
-    free(list);
+    /* By the file's own variables: a cache is trusted only through a live
+     * var (see vc_find).  Write-backs release the lock; other threads may
+     * then change the table, never this file's caches. */
+    for (size_t i = 0; i < f->ngrps; i++) {
+        NC4_grp *g = f->grps[i];
+        for (size_t j = 0; j < g->vars.n; j++) {
+            NC4_var *v = (NC4_var *)g->vars.items[j];
+            vcache *vc = v->fmt ? vc_find(v->fmt) : NULL;
+            if (vc && (s = vc_writeback(vc, 1)) && !stat)
+                stat = s;
+        }
+    }
     return stat;
 }
 
@@ -1130,7 +1172,7 @@ nc4h5_chunk_cache_drop(NC4H5_var *hv)
 {
     vcache *vc;
     nc4h5_lock();
-    if ((vc = vc_find(hv)) != NULL)
+    if ((vc = vc_find_any(hv)) != NULL)
         vc_free(vc);
     nc4h5_unlock();
 }

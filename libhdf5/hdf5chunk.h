@@ -59,7 +59,9 @@ int nc4h5_chunk_write(NC4_var *var, hid_t did, hid_t mtid, int nd, const hsize_t
 int nc4h5_chunk_cache_flush(NC4_var *var, int drop);
 /* Write and drop the caches of every variable of f (nc4h5_flush: sync,
  * enddef, close).  nc_abort writes nothing: nc4h5_chunk_cache_drop
- * (hdf5int.h) discards them as the vars are freed.  Locked. */
+ * (hdf5int.h) discards them as the vars are freed; a cache whose var was
+ * freed without it is never written (it is known by its dataset id, which
+ * a var made later at the same address does not share).  Locked. */
 int nc4h5_chunk_cache_flush_file(NC4_file *f);
 
 /* (hdf5var.c) Make filter id usable by HDF5 itself: when HDF5 has no such
