@@ -656,7 +656,11 @@ s3_read_many(NCZ_map *map, size_t n, NCZ_read_req *reqs)
     int first = NC_NOERR;
     if (n == 0)
         return NC_NOERR;
-    size_t width = n < S3_MAXCONN ? n : S3_MAXCONN;
+    size_t maxconn = S3_MAXCONN;
+    const char *env = getenv("NCZ_S3_MAXCONN"); /* tuning knob for the bench */
+    if (env && atoi(env) > 0 && atoi(env) <= 256)
+        maxconn = (size_t)atoi(env);
+    size_t width = n < maxconn ? n : maxconn;
     CURLM *multi = curl_multi_init();
     Req *slots = calloc(width, sizeof *slots);
     CURL **easies = calloc(width, sizeof *easies);
@@ -665,7 +669,7 @@ s3_read_many(NCZ_map *map, size_t n, NCZ_read_req *reqs)
         first = NC_ENOMEM;
         goto done;
     }
-    curl_multi_setopt(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, (long)S3_MAXCONN);
+    curl_multi_setopt(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, (long)maxconn);
     for (size_t i = 0; i < n; i++) {
         reqs[i].data = NULL;
         reqs[i].len = 0;
