@@ -499,10 +499,11 @@ bt2_node(bt2 *b, uint64_t addr, uint64_t nrec, unsigned depth)
         return NC_ENOMEM;
     if ((stat = read_at(b->f, addr, buf, need + 4)))
         goto done;
-    stat = GIVEUP;
     if (memcmp(buf, depth ? "BTIN" : "BTLF", 4) != 0 || buf[4] != 0 || buf[5] != b->type ||
-        !check_sum(buf, need))
+        !check_sum(buf, need)) {
+        stat = GIVEUP;
         goto done;
+    }
     for (uint64_t i = 0; i < nrec; i++)
         if ((stat = bt2_add(b, buf + 6 + i * b->recsize)))
             goto done;
@@ -608,6 +609,9 @@ typedef struct {
     int csum;
     dblock *blocks;
     size_t nblocks, cap, nindirect;
+    uint64_t huge_bt;            /* v2 B-tree of 'huge' objects, H5N_UNDEF if none */
+    unsigned char *huge;         /* its records (address, length, id), read on demand */
+    size_t nhuge;
 } fheap;
 
 static unsigned
@@ -686,11 +690,11 @@ fh_indirect(fheap *h, uint64_t addr, uint64_t off, unsigned nrows, unsigned dept
         return NC_ENOMEM;
     if ((stat = read_at(h->f, addr, buf, need + 4)))
         goto done;
-    stat = GIVEUP;
     if (memcmp(buf, "FHIB", 4) != 0 || buf[4] != 0 || le(buf + 5, 8) != h->addr ||
-        le(buf + 13, (int)h->offsize) != off || !check_sum(buf, need))
+        le(buf + 13, (int)h->offsize) != off || !check_sum(buf, need)) {
+        stat = GIVEUP;
         goto done;
-    stat = NC_NOERR;
+    }
     for (unsigned r = 0; r < nrows && !stat; r++) {
         uint64_t bs = row_size(h, r);
         for (unsigned c = 0; c < h->width && !stat; c++) {
@@ -741,7 +745,7 @@ fh_open(h5n_file *f, h5n_obj *o, uint64_t addr, fheap *h)
     flags = (unsigned)u(&r, 1);
     maxman = u(&r, 4);
     u(&r, 8);                    /* next huge id */
-    u(&r, 8);                    /* huge object B-tree */
+    h->huge_bt = u(&r, 8);
     u(&r, 8);                    /* free space */
     u(&r, 8);                    /* free-space manager */
     u(&r, 8);                    /* managed space */
@@ -759,7 +763,8 @@ fh_open(h5n_file *f, h5n_obj *o, uint64_t addr, fheap *h)
     u(&r, 2);                    /* starting rows */
     root = u(&r, 8);
     currows = (unsigned)u(&r, 2);
-    if (r.bad || filterlen != 0 || nhuge != 0 || !check_sum(b, (size_t)(r.p - b)))
+    if (r.bad || filterlen != 0 || !check_sum(b, (size_t)(r.p - b)) ||
+        (nhuge != 0) != (h->huge_bt != H5N_UNDEF))
         return GIVEUP;
     h->csum = (flags & 2) != 0;
     if (h->width == 0 || (h->width & (h->width - 1)) || h->width > 4096 || h->start == 0 ||
@@ -791,6 +796,48 @@ static void
 fh_close(fheap *h)
 {
     free(h->blocks);   /* the block buffers belong to the object */
+    free(h->huge);
+}
+
+static int bt2_records(h5n_file *f, uint64_t addr, unsigned type, unsigned char **recsp,
+                       size_t *nrecp, unsigned *recsizep);
+
+/* A 'huge' object (stored on its own, found through the heap's B-tree of
+ * them unless the id holds its address and length). */
+static int
+fh_huge(fheap *h, const unsigned char *id, const unsigned char **pp, size_t *lenp)
+{
+    uint64_t addr = H5N_UNDEF, len = 0;
+    unsigned char *buf;
+    int stat;
+
+    if (h->huge_bt == H5N_UNDEF)
+        return GIVEUP;
+    if (h->idlen >= 17) {
+        addr = le(id + 1, 8);
+        len = le(id + 9, 8);
+    } else {
+        uint64_t key = le(id + 1, (int)(h->idlen - 1 < 8 ? h->idlen - 1 : 8));
+        unsigned rs = 0;
+        if (h->huge == NULL &&
+            (stat = bt2_records(h->f, h->huge_bt, 1, &h->huge, &h->nhuge, &rs)))
+            return stat;
+        if (h->huge != NULL && rs != 24)
+            return GIVEUP;
+        for (size_t i = 0; i < h->nhuge; i++)
+            if (le(h->huge + i * 24 + 16, 8) == key) {
+                addr = le(h->huge + i * 24, 8);
+                len = le(h->huge + i * 24 + 8, 8);
+                break;
+            }
+    }
+    if (addr == H5N_UNDEF || len == 0 || len > avail(h->f, addr))
+        return GIVEUP;
+    if ((stat = read_owned(h->f, h->o, addr, (size_t)len, &buf)))
+        return stat;
+    *pp = buf;
+    *lenp = (size_t)len;
+    return NC_NOERR;
 }
 
 /* The bytes of heap object id. */
@@ -809,6 +856,8 @@ fh_get(fheap *h, const unsigned char *id, const unsigned char **pp, size_t *lenp
         *lenp = len;
         return NC_NOERR;
     }
+    if (type == 1)
+        return fh_huge(h, id, pp, lenp);
     if (type != 0 || 1 + h->offsize + h->lensize > h->idlen)
         return GIVEUP;
     {

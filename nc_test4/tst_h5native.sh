@@ -20,10 +20,21 @@ for cdl in "$root"/ncdump/test/cdl4/*.cdl "$root"/ncdump/test/cdl/*.cdl "$root"/
     b=$(basename "$cdl" .cdl)
     "$gen" -k nc4 -o "$dir/$b.nc4" "$cdl" 2>/dev/null || rm -f "$dir/$b.nc4"
     "$gen" -k nc7 -o "$dir/$b.nc7" "$cdl" 2>/dev/null || rm -f "$dir/$b.nc7"
-    # and written by our library
+done
+# and written by our library
+for cdl in "$root"/ncdump/test/cdl4/*.cdl; do
+    b=$(basename "$cdl" .cdl)
     "$ncgen" -k nc4 -o "$dir/ours_$b.nc4" "$cdl" 2>/dev/null || rm -f "$dir/ours_$b.nc4"
 done
-must="atomic.nc4 ours_atomic.nc4 groups.nc4 ours_groups.nc4 tst_h5read_classic.nc7"
+# W7's shape, written by ours: 2,000 variables on one dimension (dense links,
+# and a REFERENCE_LIST stored as a 'huge' heap object)
+awk 'BEGIN { print "netcdf w7 {\ndimensions:\n n = 4 ;\nvariables:";
+             for (v = 0; v < 2000; v++) {
+                 printf " float var_%05d(n) ;\n  var_%05d:units = \"m s-1\" ;\n", v, v;
+                 printf "  var_%05d:scale_factor = %d. ;\n  var_%05d:index = %d ;\n", v, v, v, v }
+             print "}" }' > "$dir/w7.txt"
+"$ncgen" -k nc4 -o "$dir/ours_w7.nc4" "$dir/w7.txt" || { echo "ncgen of w7 failed"; fail=1; }
+must="atomic.nc4 ours_atomic.nc4 groups.nc4 ours_groups.nc4 tst_h5read_classic.nc7 ours_w7.nc4"
 if /usr/bin/python3 -c "import netCDF4, numpy" 2>/dev/null &&
    /usr/bin/python3 "$root/nc_test4/tst_h5native_mk.py" "$dir"; then
     must="$must native_dense.nc native_later.nc"
@@ -44,13 +55,13 @@ for f in "$dir"/*; do
     if ! cmp -s "$dir/$b.h5.txt" "$dir/$b.nat.txt"; then
         echo "$b: dump differs (< HDF5, > native):"; diff "$dir/$b.h5.txt" "$dir/$b.nat.txt" | head -20; fail=1
     fi
-    NETCDF_HDF5_NATIVE_OPEN=0 "$ncdump" -s "$f" > "$dir/$b.h5s.txt" 2>&1
-    NETCDF_HDF5_NATIVE_OPEN=1 "$ncdump" -s "$f" > "$dir/$b.nats.txt" 2>&1
-    if ! cmp -s "$dir/$b.h5s.txt" "$dir/$b.nats.txt"; then
-        echo "$b: ncdump -s differs (< HDF5, > native):"; diff "$dir/$b.h5s.txt" "$dir/$b.nats.txt" | head -20; fail=1
-    fi
-    if NETCDF_HDF5_NATIVE_OPEN=2 "$ncdump" -h "$f" > /dev/null 2>&1; then
+    # the special attributes ncdump -s asks for
+    NETCDF_HDF5_NATIVE_OPEN=0 "$ncdump" -hs "$f" > "$dir/$b.h5s.txt" 2>&1
+    if NETCDF_HDF5_NATIVE_OPEN=2 "$ncdump" -hs "$f" > "$dir/$b.nats.txt" 2>&1; then
         nnative=$((nnative + 1))
+        if ! cmp -s "$dir/$b.h5s.txt" "$dir/$b.nats.txt"; then
+            echo "$b: ncdump -hs differs (< HDF5, > native):"; diff "$dir/$b.h5s.txt" "$dir/$b.nats.txt" | head -20; fail=1
+        fi
     fi
 done
 echo "tst_h5native: $n files, $nnative read natively, both ways compared"
@@ -62,16 +73,16 @@ done
 
 # Bad input: never a crash (exit codes >= 128 are signals).
 i=0
-for src in atomic.nc4 groups.nc4 native_later.nc; do
+for src in groups.nc4 native_later.nc; do
     [ -f "$dir/$src" ] || continue
     size=$(wc -c < "$dir/$src")
-    for cut in 47 100 300 700 1500 3000 6000; do
+    for cut in 47 300 1500 6000; do
         [ $cut -lt "$size" ] || continue
         head -c $cut "$dir/$src" > "$dir/bad.txt.nc"
         "$dump" "$dir/bad.txt.nc" > /dev/null 2>&1
         st=$?; [ $st -lt 128 ] || { echo "$src cut at $cut: crashed ($st)"; fail=1; }
     done
-    for at in 60 120 200 333 480 700 900 1200 2100 4000; do
+    for at in 60 200 480 900 2100 4000; do
         [ $at -lt "$size" ] || continue
         i=$((i + 1))
         /usr/bin/python3 -c "
