@@ -875,6 +875,14 @@ create_dataset(NC4_file *f, NC4_var *v, hid_t gid, int bad_order)
     if ((stat = write_quantize_att(v, h->did)))
         goto done;
     stat = write_att_list(f, h->did, &v->atts, &v->deleted_atts, &v->ndeleted_atts, 1);
+    /* A new dataset other than a scale is closed once made: each open one
+     * holds several KB in HDF5, and defining 10,000 variables kept them all
+     * open until the file closed.  Whoever needs it next (the scale
+     * attachment below, data calls) reopens it (nc4h5_var_open_dataset). */
+    if (stat == NC_NOERR && !h->dimscale) {
+        H5Dclose(h->did);
+        h->did = -1;
+    }
 done:
     free(fill_own);
     if (sid >= 0) H5Sclose(sid);
@@ -1057,6 +1065,11 @@ attach_scales(NC4_grp *g)
         }
         if (!stat && v->ndims)
             stat = nc4h5_ds_batch_attach(b, did, v->ndims, dsids);
+        /* The batch keeps a reference, not the dataset: close it again. */
+        if (!stat) {
+            H5Dclose(h->did);
+            h->did = -1;
+        }
         if (!stat)
             h->scales_attached = 1;
     }
