@@ -38,5 +38,5 @@ if(TARGET ncdump AND TARGET ncgen)
     COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/tst_h5native.sh $<TARGET_FILE:tst_h5read_dump>
             $<TARGET_FILE:ncdump> $<TARGET_FILE:ncgen> ${CMAKE_SOURCE_DIR}
     WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
-  set_tests_properties(tst_h5native PROPERTIES LABELS "hdf5" TIMEOUT 300)
+  set_tests_properties(tst_h5native PROPERTIES LABELS "hdf5" TIMEOUT 600)
 endif()
