@@ -18,7 +18,9 @@
 #                    (this project's copy adds W9: strided read, stride 4, of a chunked
 #                    netCDF-4 variable of M/8 MiB; W10: 2000 nc_open+nc_close of a small
 #                    netCDF-4 file; W11: W5's deflate variable of M/2 MiB written one
-#                    row at a time, partial chunks on every call)
+#                    row at a time, partial chunks on every call); Z: Zarr read-all, 512^3
+#                    uint16, 128^3 chunks, zstd, v2 plain (and zarr-python 2 on the new
+#                    library's store, impl=zarrpy) and v3 sharded (fixed size, not --mib)
 #   --no-limits      skip the physical-limit measurements
 #   --tmp DIR        parent of the scratch directory                       [$TMPDIR or /tmp]
 #   --raw FILE       also save the raw per-run lines to FILE
@@ -103,7 +105,7 @@ run_prog() {  # run_prog IMPL REP PROG ARGS... ; output lines prefixed
         echo "impl=$im rep=$rep workload=$prog:$* phase=exit status=failed reason=exit_$rc" >>"$RAWF"
         echo "!! $im $prog $* exited $rc" >&2
     fi
-    rm -rf "${data:?}"/*
+    [ "${KEEPDATA:-0}" = 1 ] || rm -rf "${data:?}"/*
 }
 
 run_tool() {  # run_tool IMPL REP WORKLOAD PHASE BYTES LIMIT TOOL ARGS...
@@ -155,6 +157,14 @@ job() {  # job NAME IMPL REP
         W5_deflate) run_prog "$im" "$rep" nc4_bench -d "$d" -k deflate -m "$HALF" ;;
         W5_zstd)    run_prog "$im" "$rep" nc4_bench -d "$d" -k zstd -m "$HALF" ;;
         W11)        run_prog "$im" "$rep" nc4_bench -d "$d" -k rows -m "$HALF" ;;
+        Z_plain)    KEEPDATA=1 run_prog "$im" "$rep" nc_zarr -d "$d" -k plain -K
+                    # zarr-python 2 reads the store the new library wrote (once per rep).
+                    if [ "$im" = new ] && [ -d "$d/z_plain.zarr" ]; then
+                        /usr/bin/python3 "$HERE/src/nc_zarr_py.py" "$d/z_plain.zarr" 1 2>>"$LOG" \
+                            | sed "s/^/impl=zarrpy rep=$rep /" >>"$RAWF" || true
+                    fi
+                    rm -rf "${d:?}"/* ;;
+        Z_shard)    run_prog "$im" "$rep" nc_zarr -d "$d" -k shard ;;
         W6_none)    run_prog "$im" "$rep" nc4_bench -d "$d" -k zarr -m "$HALF" ;;
         W6_deflate) run_prog "$im" "$rep" nc4_bench -d "$d" -k zarr_deflate -m "$HALF" ;;
         W7_nc4)     run_prog "$im" "$rep" nc_meta -d "$d" -f nc4 -n "$NVARS" ;;
@@ -180,6 +190,7 @@ want W8 && JOBS+=(W8_ncdump W8_nccopy W8_ncgen W8_ncdump4 W8_ncgen4)
 want W9 && JOBS+=(W9)
 want W10 && JOBS+=(W10)
 want W11 && JOBS+=(W11)
+want Z && JOBS+=(Z_plain Z_shard)
 
 T0=$(date +%s)
 for rep in $(seq 1 "$REPS"); do
