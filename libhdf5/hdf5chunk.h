@@ -58,8 +58,9 @@ int nc4h5_chunk_write(NC4_var *var, hid_t did, hid_t mtid, int nd, const hsize_t
  * the old extent and keep their fill padding.  Locked. */
 int nc4h5_chunk_cache_flush(NC4_var *var, int drop);
 /* Write and drop the caches of every variable of f (nc4h5_flush: sync,
- * enddef, close).  nc_abort writes nothing: nc4h5_chunk_cache_drop
- * (hdf5int.h) discards them as the vars are freed; a cache whose var was
+ * enddef, close, and nc_abort of a file that stays, as upstream's abort
+ * writes HDF5's chunk cache).  nc4h5_chunk_cache_drop (hdf5int.h) discards
+ * what is left as the vars are freed; a cache whose var was
  * freed without it is never written (it is known by its dataset id, which
  * a var made later at the same address does not share).  Locked. */
 int nc4h5_chunk_cache_flush_file(NC4_file *f);

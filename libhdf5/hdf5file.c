@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hdf5int.h"
+#include "hdf5chunk.h"
 
 static hid_t
 file_id(NC4_file *f)
@@ -299,7 +300,7 @@ NC4_HDF5_abort(int ncid)
     NC4_file *f;
     NC4H5_file *hf;
     char *path = NULL;
-    int stat, remove_it;
+    int stat, s, remove_it;
 
     if ((stat = nc4_find_grp(ncid, &f, NULL)))
         return stat;
@@ -309,7 +310,13 @@ NC4_HDF5_abort(int ncid)
     remove_it = hf && hf->first_define && hf->path && (!hf->mem || hf->persist);
     if (remove_it && !(path = strdup(hf->path)))
         return NC_ENOMEM;
-    stat = close_file(f, 1, NULL);
+    /* Upstream's abort still closes the HDF5 file, which writes HDF5's chunk
+     * cache: data put before the abort stays.  Ours must do the same with its
+     * own cache of partial chunks; a file about to be removed need not. */
+    if (!remove_it && !f->readonly)
+        stat = nc4h5_chunk_cache_flush_file(f);
+    if ((s = close_file(f, 1, NULL)) && !stat)
+        stat = s;
     if (path) {
         if (remove(path) < 0 && stat == NC_NOERR)
             stat = NC_ECANTREMOVE;

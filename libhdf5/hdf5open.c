@@ -86,7 +86,10 @@ nc4h5_free_fmt(NC4_file *f, void *fmt)
     }
     case NC4H5_KGRP: close_id(((NC4H5_grp *)fmt)->gid); break;
     case NC4H5_KDIM: close_id(((NC4H5_dim *)fmt)->dsid); break;
-    case NC4H5_KVAR: close_id(((NC4H5_var *)fmt)->did); break;
+    case NC4H5_KVAR:
+        nc4h5_chunk_cache_drop((NC4H5_var *)fmt);
+        close_id(((NC4H5_var *)fmt)->did);
+        break;
     case NC4H5_KTYPE:
         close_id(((NC4H5_type *)fmt)->ftid);
         close_id(((NC4H5_type *)fmt)->mtid);
