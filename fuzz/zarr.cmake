@@ -35,3 +35,18 @@ if(NETCDF_ENABLE_NCZARR AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz_zshard.c)
     set_tests_properties(fuzz_zshard_seeds PROPERTIES LABELS "nczarr;slow")
   endif()
 endif()
+
+# The S3 listing parser, URL forms and key checks (Z1's fuzz_zs3list.c),
+# white-box: it compiles against libnczarr's headers.
+if(NETCDF_ENABLE_NCZARR AND NETCDF_ENABLE_S3 AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz_zs3list.c)
+  add_executable(fuzz_zs3list fuzz_zs3list.c)
+  target_link_libraries(fuzz_zs3list PRIVATE netcdf)
+  target_include_directories(fuzz_zs3list PRIVATE ${CMAKE_SOURCE_DIR}/libnczarr)
+  target_compile_options(fuzz_zs3list PRIVATE
+    -fsanitize=fuzzer,${NC_FUZZ_SANITIZE} -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g)
+  target_link_options(fuzz_zs3list PRIVATE -fsanitize=fuzzer,${NC_FUZZ_SANITIZE})
+  if(BUILD_TESTING)
+    add_test(NAME fuzz_zs3list_seeds COMMAND fuzz_zs3list -runs=0 ${CMAKE_CURRENT_SOURCE_DIR}/corpus_zs3list)
+    set_tests_properties(fuzz_zs3list_seeds PROPERTIES LABELS "nczarr;slow")
+  endif()
+endif()
