@@ -145,8 +145,8 @@ static int
 zipm_len(NCZ_map *map, const char *key, uint64_t *lenp)
 {
     Pending *p;
-    zip_int64_t idx;
-    uint64_t size;
+    zip_int64_t idx = -1;
+    uint64_t size = 0; /* set by locate on success; -O2 cannot see it */
     int stat = locate((ZipMap *)map, key, &p, &idx, &size);
     if (!stat)
         *lenp = size;
@@ -195,8 +195,8 @@ zipm_read(NCZ_map *map, const char *key, uint64_t start, uint64_t count, void *b
 {
     ZipMap *zm = (ZipMap *)map;
     Pending *p;
-    zip_int64_t idx;
-    uint64_t size;
+    zip_int64_t idx = -1;
+    uint64_t size = 0; /* set by locate on success; -O2 cannot see it */
     int stat = locate(zm, key, &p, &idx, &size);
     if (stat)
         return stat;
@@ -216,8 +216,8 @@ zipm_read_all(NCZ_map *map, const char *key, void **datap, size_t *lenp)
 {
     ZipMap *zm = (ZipMap *)map;
     Pending *p;
-    zip_int64_t idx;
-    uint64_t size;
+    zip_int64_t idx = -1;
+    uint64_t size = 0; /* set by locate on success; -O2 cannot see it */
     int stat = locate(zm, key, &p, &idx, &size);
     if (stat)
         return stat;
