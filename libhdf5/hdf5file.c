@@ -172,74 +172,6 @@ close_ids(NC4_file *f)
     }
 }
 
-/* Bob Jenkins' lookup3 hash (public domain), byte-wise: the checksum HDF5
- * puts on version-2/3 superblocks. */
-#define ROT32(x, k) (((x) << (k)) | ((x) >> (32 - (k))))
-static uint32_t
-lookup3(const unsigned char *k, size_t length)
-{
-    uint32_t a, b, c;
-    a = b = c = 0xdeadbeefU + (uint32_t)length;
-    while (length > 12) {
-        a += k[0] + ((uint32_t)k[1] << 8) + ((uint32_t)k[2] << 16) + ((uint32_t)k[3] << 24);
-        b += k[4] + ((uint32_t)k[5] << 8) + ((uint32_t)k[6] << 16) + ((uint32_t)k[7] << 24);
-        c += k[8] + ((uint32_t)k[9] << 8) + ((uint32_t)k[10] << 16) + ((uint32_t)k[11] << 24);
-        a -= c; a ^= ROT32(c, 4); c += b;
-        b -= a; b ^= ROT32(a, 6); a += c;
-        c -= b; c ^= ROT32(b, 8); b += a;
-        a -= c; a ^= ROT32(c, 16); c += b;
-        b -= a; b ^= ROT32(a, 19); a += c;
-        c -= b; c ^= ROT32(b, 4); b += a;
-        length -= 12;
-        k += 12;
-    }
-    switch (length) {
-    case 12: c += (uint32_t)k[11] << 24; /* fall through */
-    case 11: c += (uint32_t)k[10] << 16; /* fall through */
-    case 10: c += (uint32_t)k[9] << 8;   /* fall through */
-    case 9: c += k[8];                   /* fall through */
-    case 8: b += (uint32_t)k[7] << 24;   /* fall through */
-    case 7: b += (uint32_t)k[6] << 16;   /* fall through */
-    case 6: b += (uint32_t)k[5] << 8;    /* fall through */
-    case 5: b += k[4];                   /* fall through */
-    case 4: a += (uint32_t)k[3] << 24;   /* fall through */
-    case 3: a += (uint32_t)k[2] << 16;   /* fall through */
-    case 2: a += (uint32_t)k[1] << 8;    /* fall through */
-    case 1: a += k[0]; break;
-    case 0: return c;
-    }
-    c ^= b; c -= ROT32(b, 14);
-    a ^= c; a -= ROT32(c, 11);
-    b ^= a; b -= ROT32(a, 25);
-    c ^= b; c -= ROT32(b, 16);
-    a ^= c; a -= ROT32(c, 4);
-    b ^= a; b -= ROT32(a, 14);
-    c ^= b; c -= ROT32(b, 24);
-    return c;
-}
-
-/* HDF5 1.10 clears the "open for writing" flag of a version-2/3
- * superblock in the image H5Fget_file_image returns but keeps the
- * checksum computed with it set: the image would not open.  Recompute it. */
-static void
-fix_superblock_checksum(unsigned char *img, size_t n)
-{
-    static const unsigned char sig[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
-    size_t osz, end;
-    uint32_t sum;
-    if (n < 12 || memcmp(img, sig, 8) || img[8] < 2 || img[8] > 3)
-        return;
-    osz = img[9];
-    end = 12 + 4 * osz;
-    if (osz == 0 || end + 4 > n)
-        return;
-    sum = lookup3(img, end);
-    img[end] = (unsigned char)sum;
-    img[end + 1] = (unsigned char)(sum >> 8);
-    img[end + 2] = (unsigned char)(sum >> 16);
-    img[end + 3] = (unsigned char)(sum >> 24);
-}
-
 /* The file image of an in-memory file, in a new buffer. */
 static int
 take_image(hid_t fid, NC_memio *memio)
@@ -254,7 +186,9 @@ take_image(hid_t fid, NC_memio *memio)
         free(buf);
         return NC_EHDFERR;
     }
-    fix_superblock_checksum(buf, (size_t)n);
+    /* HDF5 1.10 clears the "open for writing" flag of a version-2/3
+     * superblock in this image but keeps the checksum made with it set. */
+    nc4h5_fix_image(buf, (size_t)n);
     memio->size = (size_t)n;
     memio->memory = buf;
     memio->flags = 0;

@@ -108,45 +108,7 @@ const NC4_storage_ops nc4h5_ops = {
 
 /* ---- file images ------------------------------------------------------------------ */
 
-/* Bob Jenkins' lookup3 hashlittle, the checksum of HDF5's metadata. */
-#define L3ROT(x, k) (((x) << (k)) | ((x) >> (32 - (k))))
-static uint32_t
-lookup3(const unsigned char *k, size_t length)
-{
-    uint32_t a, b, c;
-    a = b = c = 0xdeadbeefu + (uint32_t)length;
-    while (length > 12) {
-        a += k[0] + ((uint32_t)k[1] << 8) + ((uint32_t)k[2] << 16) + ((uint32_t)k[3] << 24);
-        b += k[4] + ((uint32_t)k[5] << 8) + ((uint32_t)k[6] << 16) + ((uint32_t)k[7] << 24);
-        c += k[8] + ((uint32_t)k[9] << 8) + ((uint32_t)k[10] << 16) + ((uint32_t)k[11] << 24);
-        a -= c; a ^= L3ROT(c, 4);  c += b;
-        b -= a; b ^= L3ROT(a, 6);  a += c;
-        c -= b; c ^= L3ROT(b, 8);  b += a;
-        a -= c; a ^= L3ROT(c, 16); c += b;
-        b -= a; b ^= L3ROT(a, 19); a += c;
-        c -= b; c ^= L3ROT(b, 4);  b += a;
-        length -= 12;
-        k += 12;
-    }
-    if (length == 0)
-        return c;
-    {
-        unsigned char t[12] = {0};
-        memcpy(t, k, length);
-        c += t[8] + ((uint32_t)t[9] << 8) + ((uint32_t)t[10] << 16) + ((uint32_t)t[11] << 24);
-        b += t[4] + ((uint32_t)t[5] << 8) + ((uint32_t)t[6] << 16) + ((uint32_t)t[7] << 24);
-        a += t[0] + ((uint32_t)t[1] << 8) + ((uint32_t)t[2] << 16) + ((uint32_t)t[3] << 24);
-    }
-    c ^= b; c -= L3ROT(b, 14);
-    a ^= c; a -= L3ROT(c, 11);
-    b ^= a; b -= L3ROT(a, 25);
-    c ^= b; c -= L3ROT(b, 16);
-    a ^= c; a -= L3ROT(c, 4);
-    b ^= a; b -= L3ROT(a, 14);
-    c ^= b; c -= L3ROT(b, 24);
-    return c;
-}
-
+/* The superblock checksum of an image, recomputed (HDF5 1.10 leaves a stale one). */
 int
 nc4h5_fix_image(void *buf, size_t size)
 {
@@ -165,7 +127,7 @@ nc4h5_fix_image(void *buf, size_t size)
         end = 12 + 4 * (size_t)sb[9];
         if (sb[9] == 0 || at + end + 4 > size)
             return NC_NOERR;
-        sum = lookup3(sb, end);
+        sum = h5n_lookup3(sb, end);
         sb[end] = (unsigned char)sum;
         sb[end + 1] = (unsigned char)(sum >> 8);
         sb[end + 2] = (unsigned char)(sum >> 16);
