@@ -88,9 +88,16 @@ int ncz_v2_write(NC4_file *f);
 int ncz_v3_read(NC4_file *f, json_object *root);
 int ncz_v3_write(NC4_file *f);
 
-/* Shared by the readers: make the dims a var references (by FQN, by
- * xarray names in root, or anonymous by length) and the var itself. */
-int ncz_find_or_make_dim(NC4_file *f, NC4_grp *g, const char *ref, size_t len, int unlim,
+/* ---- dimensions of arrays being read (zmeta_dims.c) ---- */
+/* The dim called name in g, made (checked name, NC_ENCZARR) if absent. */
+int ncz_find_or_make_dim(NC4_file *f, NC4_grp *g, const char *name, size_t len, int unlim,
                          NC4_dim **dp);
+/* The dim of axis i (length len): by the FQN refs[i] when refs (an array)
+ * is given, NC_ENCZARR if that is not a string or its group is missing;
+ * else by the name names[i] (names an array or NULL) in the root when it
+ * is usable and fits len; else the anonymous dim of length len.  Grows an
+ * unlimited dim to len; NC_ENCZARR if a fixed one has another length. */
+int ncz_axis_dim(NC4_file *f, json_object *refs, json_object *names, size_t i, size_t len,
+                 NC4_dim **dp);
 
 #endif /* ZMETA_H */

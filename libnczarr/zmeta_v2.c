@@ -46,64 +46,6 @@ get_alt(json_object *d, const char *a, const char *b)
     return v ? v : ncz_json_get(d, b);
 }
 
-/* Group by path of FQN segments ("/g1/g2/d" -> g2); NULL if not there. */
-static NC4_grp *
-locate_group(NC4_file *f, const char *fqn, const char **lastp)
-{
-    NC4_grp *g = f->root;
-    const char *p = fqn;
-    if (*p == '/')
-        p++;
-    for (;;) {
-        const char *slash = strchr(p, '/');
-        char name[NC_MAX_NAME + 1];
-        size_t n;
-        if (slash == NULL)
-            break;
-        n = (size_t)(slash - p);
-        if (n == 0 || n > NC_MAX_NAME)
-            return NULL;
-        memcpy(name, p, n);
-        name[n] = '\0';
-        if ((g = (NC4_grp *)nc4_index_find(&g->children, name)) == NULL)
-            return NULL;
-        p = slash + 1;
-    }
-    *lastp = p;
-    return g;
-}
-
-int
-ncz_find_or_make_dim(NC4_file *f, NC4_grp *g, const char *name, size_t len, int unlim,
-                     NC4_dim **dp)
-{
-    NC4_dim *d = (NC4_dim *)nc4_index_find(&g->dims, name);
-    int stat;
-    (void)f;
-    if (d) {
-        *dp = d;
-        return NC_NOERR;
-    }
-    if ((stat = ncz_check_name(name)))
-        return NC_ENCZARR;
-    if ((stat = nc4_new_dim(g, name, len, unlim, &d)))
-        return stat;
-    d->hdr.stored_name = strdup(name);
-    if (d->hdr.stored_name == NULL)
-        return NC_ENOMEM;
-    *dp = d;
-    return NC_NOERR;
-}
-
-/* A dimension named by an anonymous length: one per length, in the root. */
-static int
-anon_dim(NC4_file *f, size_t len, NC4_dim **dp)
-{
-    char name[64];
-    snprintf(name, sizeof name, "%s_%zu", NCZ_ANON_DIM, len);
-    return ncz_find_or_make_dim(f, f->root, name, len, 0, dp);
-}
-
 /* ---- reading ------------------------------------------------------------------ */
 
 static int read_group(NC4_file *f, NC4_grp *g, int depth);
@@ -301,52 +243,14 @@ read_var(NC4_file *f, NC4_grp *g, const char *name, NCZ_read_req *pre)
     }
     rank = scalar ? 0 : zrank;
     /* Dimensions. */
+    if (jrefs && rank > 0 && json_object_array_length(jrefs) != zrank) {
+        stat = NC_ENCZARR;
+        goto done;
+    }
     for (size_t i = 0; i < rank; i++) {
-        NC4_dim *d = NULL;
-        if (jrefs) {
-            json_object *e;
-            const char *last = NULL;
-            NC4_grp *dg;
-            if (json_object_array_length(jrefs) != zrank) {
-                stat = NC_ENCZARR;
-                goto done;
-            }
-            e = json_object_array_get_idx(jrefs, i);
-            if (!json_object_is_type(e, json_type_string)) {
-                stat = NC_ENCZARR;
-                goto done;
-            }
-            dg = locate_group(f, json_object_get_string(e), &last);
-            if (dg == NULL) {
-                stat = NC_ENCZARR;
-                goto done;
-            }
-            if ((d = (NC4_dim *)nc4_index_find(&dg->dims, last)) == NULL &&
-                (stat = ncz_find_or_make_dim(f, dg, last, shape[i], 0, &d)))
-                goto done;
-        } else if (jx) {
-            json_object *e = json_object_array_get_idx(jx, i);
-            if (json_object_is_type(e, json_type_string) &&
-                ncz_check_name(json_object_get_string(e)) == NC_NOERR) {
-                d = (NC4_dim *)nc4_index_find(&f->root->dims, json_object_get_string(e));
-                if (d && d->len != shape[i] && !d->unlimited)
-                    d = NULL; /* same name, other length: anonymous instead */
-                else if (!d && (stat = ncz_find_or_make_dim(f, f->root, json_object_get_string(e),
-                                                            shape[i], 0, &d)))
-                    goto done;
-            }
-            if (!d && (stat = anon_dim(f, shape[i], &d)))
-                goto done;
-        } else if ((stat = anon_dim(f, shape[i], &d))) {
+        NC4_dim *d;
+        if ((stat = ncz_axis_dim(f, jrefs, jx, i, shape[i], &d)))
             goto done;
-        }
-        if (d->unlimited) {
-            if (shape[i] > d->len)
-                d->len = shape[i];
-        } else if (d->len != shape[i]) {
-            stat = NC_ENCZARR; /* shape disagrees with the dimension */
-            goto done;
-        }
         dimids[i] = d->hdr.id;
     }
     if ((stat = nc4_new_var(g, name, xtype, (int)rank, dimids, &var)))

@@ -27,38 +27,6 @@ node_key(const char *key, char **outp)
     return ncz_key_join(key, "zarr.json", outp);
 }
 
-static int
-anon_dim(NC4_file *f, size_t len, NC4_dim **dp)
-{
-    char name[64];
-    snprintf(name, sizeof name, "%s_%zu", NCZ_ANON_DIM, len);
-    return ncz_find_or_make_dim(f, f->root, name, len, 0, dp);
-}
-
-static NC4_grp *
-locate_group(NC4_file *f, const char *fqn, const char **lastp)
-{
-    NC4_grp *g = f->root;
-    const char *p = *fqn == '/' ? fqn + 1 : fqn;
-    for (;;) {
-        const char *slash = strchr(p, '/');
-        char name[NC_MAX_NAME + 1];
-        size_t n;
-        if (slash == NULL)
-            break;
-        n = (size_t)(slash - p);
-        if (n == 0 || n > NC_MAX_NAME)
-            return NULL;
-        memcpy(name, p, n);
-        name[n] = '\0';
-        if ((g = (NC4_grp *)nc4_index_find(&g->children, name)) == NULL)
-            return NULL;
-        p = slash + 1;
-    }
-    *lastp = p;
-    return g;
-}
-
 /* ---- reading ------------------------------------------------------------------ */
 
 static int
@@ -113,35 +81,9 @@ read_array(NC4_file *f, NC4_grp *g, const char *name, json_object *node)
     if (jnames && (!json_object_is_type(jnames, json_type_array) || json_object_array_length(jnames) != rank))
         jnames = NULL;
     for (size_t i = 0; i < rank; i++) {
-        NC4_dim *d = NULL;
-        if (jrefs) {
-            json_object *e = json_object_array_get_idx(jrefs, i);
-            const char *last = NULL;
-            NC4_grp *dg;
-            if (!json_object_is_type(e, json_type_string) ||
-                (dg = locate_group(f, json_object_get_string(e), &last)) == NULL)
-                return NC_ENCZARR;
-            if ((d = (NC4_dim *)nc4_index_find(&dg->dims, last)) == NULL &&
-                (stat = ncz_find_or_make_dim(f, dg, last, shape[i], 0, &d)))
-                return stat;
-        } else if (jnames) {
-            json_object *e = json_object_array_get_idx(jnames, i);
-            if (json_object_is_type(e, json_type_string) && ncz_check_name(json_object_get_string(e)) == NC_NOERR) {
-                d = (NC4_dim *)nc4_index_find(&f->root->dims, json_object_get_string(e));
-                if (d && d->len != shape[i] && !d->unlimited)
-                    d = NULL;
-                else if (!d && (stat = ncz_find_or_make_dim(f, f->root, json_object_get_string(e), shape[i], 0, &d)))
-                    return stat;
-            }
-        }
-        if (d == NULL && (stat = anon_dim(f, shape[i], &d)))
+        NC4_dim *d;
+        if ((stat = ncz_axis_dim(f, jrefs, jnames, i, shape[i], &d)))
             return stat;
-        if (d->unlimited) {
-            if (shape[i] > d->len)
-                d->len = shape[i];
-        } else if (d->len != shape[i]) {
-            return NC_ENCZARR;
-        }
         dimids[i] = d->hdr.id;
     }
     if ((stat = nc4_new_var(g, name, xtype, (int)rank, dimids, &var)))
