@@ -484,16 +484,22 @@ typedef struct enc_ctx {
     NCZ_map *map;    /* directory stores: each task writes its own chunk */
 } enc_ctx;
 
+static int
+store_obj(NCZ_map *map, const char *key, int empty, const void *out, size_t outlen)
+{
+    int s;
+    if (empty) {
+        s = map->ops->del(map, key);
+        return s == NC_EEMPTY ? NC_NOERR : s;
+    }
+    return map->ops->write(map, key, outlen, out);
+}
+
 /* Store (or delete) job j's chunk. */
 static int
 store_job(NCZ_map *map, enc_job *j)
 {
-    int s;
-    if (j->empty) {
-        s = map->ops->del(map, j->e->key);
-        return s == NC_EEMPTY ? NC_NOERR : s;
-    }
-    s = map->ops->write(map, j->e->key, j->outlen, j->out);
+    int s = store_obj(map, j->e->key, j->empty, j->out, j->outlen);
     free(j->out);
     j->out = NULL;
     return s;
@@ -1063,13 +1069,110 @@ write_whole_shard(NC4_file *f, zvdata *d, const char *key, const unsigned char *
     return stat;
 }
 
+/* Whole chunks a write covers and the cache does not hold are encoded
+ * straight from the caller's data, a batch at a time on the pool, with no
+ * cache copy (the copy and the cache's half-flushes were the serial part
+ * of a large write). */
+#define DIRECT_BATCH 64
+
+typedef struct dw_job {
+    char *key;
+    size_t soff;        /* element offset of the chunk's first element in src */
+    void *out;          /* encoded bytes; owned unless borrowed */
+    size_t outlen;
+    int borrowed;       /* out points into src */
+    int empty;          /* all fill: delete instead of writing */
+    int status;
+} dw_job;
+
+typedef struct dw_ctx {
+    zvdata *d;
+    const sel *s;
+    const unsigned char *src;
+    int contiguous;     /* each whole chunk is one run of src */
+    NCZ_map *map;       /* directory stores: each task writes its own chunk */
+    dw_job *jobs;
+} dw_ctx;
+
+static void
+dw_task(void *arg, size_t i)
+{
+    dw_ctx *c = arg;
+    dw_job *j = &c->jobs[i];
+    zvdata *d = c->d;
+    const unsigned char *data = c->src + j->soff * d->esize;
+    int scratch = 0;
+    if (!c->contiguous) {
+        unsigned char *buf = ncz_scratch(1, d->chunkbytes);
+        if (buf == NULL) {
+            j->status = NC_ENOMEM;
+            return;
+        }
+        ncz_copy_strided(c->s->rank, d->esize, d->chunk, data, c->s->ustr, buf, d->cstr);
+        data = buf;
+        scratch = 1;
+    }
+    if (ncz_all_fill(data, d->chunkelems, d->esize, d->fill)) {
+        j->empty = 1;
+    } else if (ncz_pipe_is_raw(d->pipe) && (c->map != NULL || !scratch)) {
+        j->out = (void *)data;
+        j->outlen = d->chunkbytes;
+        j->borrowed = 1;
+    } else if ((j->status = ncz_pipe_encode(d->pipe, data, d->chunkbytes, &j->out, &j->outlen))) {
+        return;
+    }
+    if (c->map != NULL) {
+        j->status = store_obj(c->map, j->key, j->empty, j->out, j->outlen);
+        if (!j->borrowed)
+            free(j->out);
+        j->out = NULL;
+    }
+}
+
+/* Encode and store jobs[0..n); frees their keys and outputs. */
+static int
+run_direct(NC4_file *f, zvdata *d, const sel *s, const unsigned char *src, dw_job *jobs, size_t n)
+{
+    NCZ_map *map = ncz_file(f)->map;
+    dw_ctx c;
+    int stat = NC_NOERR;
+    c.d = d;
+    c.s = s;
+    c.src = src;
+    c.contiguous = 1;
+    for (int k = 1; k < s->rank; k++)
+        if (s->count[k] != d->chunk[k])
+            c.contiguous = 0;
+    c.map = map->impl == NCZ_MAP_FILE ? map : NULL;
+    c.jobs = jobs;
+    ncf_pool_run(ncf_pool_default(), n, dw_task, &c);
+    for (size_t i = 0; i < n; i++) {
+        dw_job *j = &jobs[i];
+        int st = j->status;
+        if (st == NC_NOERR && c.map == NULL)
+            st = store_obj(map, j->key, j->empty, j->out, j->outlen);
+        if (st != NC_NOERR && stat == NC_NOERR)
+            stat = st;
+        if (!j->borrowed)
+            free(j->out);
+        free(j->key);
+    }
+    memset(jobs, 0, n * sizeof(*jobs));
+    return stat;
+}
+
 static int
 write_sel(NC4_file *f, NC4_var *var, zvdata *d, const sel *s, const unsigned char *src)
 {
     NCZ_var *zv = ncz_var(var);
     uint64_t idx[NC_MAX_VAR_DIMS];
     size_t k0[NC_MAX_VAR_DIMS], nk[NC_MAX_VAR_DIMS], l0[NC_MAX_VAR_DIMS];
+    dw_job direct[DIRECT_BATCH];
+    size_t ndirect = 0;
+    /* Strings are converted per element on their way in: cache path. */
+    int can_direct = d->shard == NULL && var->xtype != NC_STRING && s->rank > 0;
     int stat = NC_NOERR;
+    memset(direct, 0, sizeof(direct));
     for (int k = 0; k < s->rank; k++)
         idx[k] = s->clo[k];
     for (int more = 1; more && stat == NC_NOERR;) {
@@ -1102,6 +1205,20 @@ write_sel(NC4_file *f, NC4_var *var, zvdata *d, const sel *s, const unsigned cha
                     goto next;
                 }
             }
+            if (whole && can_direct && cache_find(d, key) == NULL) {
+                for (int k = 0; k < s->rank; k++)
+                    soff += k0[k] * s->ustr[k];
+                if ((direct[ndirect].key = strdup(key)) == NULL) {
+                    stat = NC_ENOMEM;
+                    break;
+                }
+                direct[ndirect++].soff = soff;
+                if (ndirect == DIRECT_BATCH) {
+                    stat = run_direct(f, d, s, src, direct, ndirect);
+                    ndirect = 0;
+                }
+                goto next;
+            }
             if ((stat = get_entry(f, d, key, whole, &e)))
                 break;
             for (int k = 0; k < s->rank; k++) {
@@ -1115,6 +1232,11 @@ write_sel(NC4_file *f, NC4_var *var, zvdata *d, const sel *s, const unsigned cha
         }
     next:
         more = s->rank > 0 ? next_chunk(s, idx) : 0;
+    }
+    if (ndirect > 0) {
+        int st = run_direct(f, d, s, src, direct, ndirect);
+        if (stat == NC_NOERR)
+            stat = st;
     }
     return stat;
 }
