@@ -161,6 +161,19 @@ ncz_read_many_serial(NCZ_map *map, size_t n, NCZ_read_req *reqs)
     return first;
 }
 
+int
+ncz_write_many_serial(NCZ_map *map, size_t n, NCZ_write_req *reqs)
+{
+    int first = NC_NOERR;
+    /* every request is tried, so the caller learns each one's fate */
+    for (size_t i = 0; i < n; i++) {
+        reqs[i].status = map->ops->write(map, reqs[i].key, reqs[i].count, reqs[i].content);
+        if (reqs[i].status && first == NC_NOERR)
+            first = reqs[i].status;
+    }
+    return first;
+}
+
 /* ---- sniffing ------------------------------------------------------------ */
 
 int

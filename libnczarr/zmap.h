@@ -17,8 +17,9 @@
  * opened read-only; NC_ES3 / NC_EIO / NC_EAUTH for transport failures;
  * NC_ENOMEM.
  *
- * Threads.  One store is used by one thread at a time except read_many,
- * which may run its fetches concurrently inside (curl multi for S3).
+ * Threads.  One store is used by one thread at a time except read_many and
+ * write_many, which may run their transfers concurrently inside (curl multi
+ * for S3).
  * Distinct stores share nothing but process-wide init (curl_global_init).
  */
 #ifndef ZMAP_H
@@ -60,6 +61,15 @@ typedef struct NCZ_read_req {
     int status;
 } NCZ_read_req;
 
+/* One write in a batch (write_many).  The caller fills key, count and
+ * content (kept alive until write_many returns); the store sets status. */
+typedef struct NCZ_write_req {
+    const char *key;
+    uint64_t count;
+    const void *content;
+    int status;
+} NCZ_write_req;
+
 typedef struct NCZ_map NCZ_map;
 
 typedef struct NCZ_map_ops {
@@ -90,6 +100,11 @@ typedef struct NCZ_map_ops {
     int (*read_many)(NCZ_map *map, size_t n, NCZ_read_req *reqs);
     /* Requests issued so far (S3: HTTP requests; others: 0) - for tests and the bench. */
     uint64_t (*nrequests)(NCZ_map *map);
+    /* Several writes at once (concurrent PUTs on S3, bounded; a loop over
+     * write elsewhere).  Every request is attempted; per-request status in
+     * reqs[i].status; returns the first error of any request (a failed
+     * write is never silent). */
+    int (*write_many)(NCZ_map *map, size_t n, NCZ_write_req *reqs);
 } NCZ_map_ops;
 
 /* Every store starts with this head. */

@@ -471,6 +471,7 @@ static const NCZ_map_ops file_ops = {
     .list = file_list,
     .list_all = file_list_all,
     .read_many = ncz_read_many_serial,
+    .write_many = ncz_write_many_serial,
     .nrequests = file_nrequests,
 };
 

@@ -26,6 +26,8 @@ void ncz_keys_sort_unique(NCZ_keys *k);
 /* read_many done one request after another through map->ops->read_all or
  * ->read; backends without concurrency use it as their read_many. */
 int ncz_read_many_serial(NCZ_map *map, size_t n, NCZ_read_req *reqs);
+/* write_many as a loop over map->ops->write (directory and zip stores). */
+int ncz_write_many_serial(NCZ_map *map, size_t n, NCZ_write_req *reqs);
 
 /* 1 if the file at path starts with a zip local-file or end-of-central-
  * directory signature. */

@@ -3,8 +3,8 @@
  * Requests: HEAD (exists, len), GET with Range (read), GET (read_all), PUT
  * (write), DELETE (del), ListObjectsV2 GET with prefix/delimiter and
  * continuation tokens (list, list_all, open).  Each store keeps one curl easy
- * handle (its connection is reused); read_many runs up to S3_MAXCONN
- * transfers at once through a curl multi handle.  Every HTTP request is
+ * handle (its connection is reused); read_many and write_many run up
+ * to S3_MAXCONN transfers at once through a curl multi handle.  Every HTTP request is
  * counted (nrequests).
  *
  * Signing: curl's built-in AWS SigV4 (CURLOPT_AWS_SIGV4 "aws:amz:REGION:s3")
@@ -33,7 +33,7 @@
 
 #include <netcdf.h>
 
-#define S3_MAXCONN 16          /* concurrent transfers in read_many */
+#define S3_MAXCONN 16          /* concurrent transfers in read_many/write_many */
 #define S3_ERRBODY_MAX 65536   /* error bodies kept for diagnosis, at most */
 #define S3_LIST_PAGE "1000"    /* keys per ListObjectsV2 page */
 #define S3_PREALLOC_MAX ((curl_off_t)1 << 30) /* largest body reserved up front */
@@ -647,58 +647,60 @@ s3_list_all(NCZ_map *map, const char *prefix, NCZ_keys *out)
     return stat;
 }
 
-/* ---- read_many: concurrent GETs through curl multi ---------------------------- */
+/* ---- read_many / write_many: concurrent transfers through curl multi ---------- */
+
+/* How one batch is run: prep(i) fills the Req of request i (method, url,
+ * range, payload); a non-zero return is that request's status without a
+ * transfer.  done(i, r, st) gets the transport/HTTP outcome st of a finished
+ * transfer and returns the request's final status.  Both set the caller's
+ * per-request status; run_multi only moves transfers. */
+typedef struct Batch {
+    S3Map *sm;
+    void *reqs;
+    int (*prep)(struct Batch *b, size_t i, Req *r);
+    int (*done)(struct Batch *b, size_t i, Req *r, int st);
+    void (*fail)(struct Batch *b, size_t i, int st); /* status of a request never sent */
+    int (*serious)(int st); /* does st fail the batch (not just one object)? */
+} Batch;
+
+static size_t
+s3_maxconn(void)
+{
+    const char *env = getenv("NCZ_S3_MAXCONN"); /* tuning knob for the bench and tests */
+    if (env && atoi(env) > 0 && atoi(env) <= 256)
+        return (size_t)atoi(env);
+    return S3_MAXCONN;
+}
 
 static int
-s3_read_many(NCZ_map *map, size_t n, NCZ_read_req *reqs)
+run_multi(Batch *bt, size_t n)
 {
-    S3Map *sm = (S3Map *)map;
+    S3Map *sm = bt->sm;
     int first = NC_NOERR;
     if (n == 0)
         return NC_NOERR;
-    size_t maxconn = S3_MAXCONN;
-    const char *env = getenv("NCZ_S3_MAXCONN"); /* tuning knob for the bench */
-    if (env && atoi(env) > 0 && atoi(env) <= 256)
-        maxconn = (size_t)atoi(env);
+    size_t maxconn = s3_maxconn();
     size_t width = n < maxconn ? n : maxconn;
     CURLM *multi = curl_multi_init();
     Req *slots = calloc(width, sizeof *slots);
     CURL **easies = calloc(width, sizeof *easies);
-    size_t *owner = calloc(width, sizeof *owner); /* reqs index of each slot */
+    size_t *owner = calloc(width, sizeof *owner); /* request index of each slot */
+    size_t next = 0, running = 0;
     if (!multi || !slots || !easies || !owner) {
         first = NC_ENOMEM;
         goto done;
     }
     curl_multi_setopt(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, (long)maxconn);
-    for (size_t i = 0; i < n; i++) {
-        reqs[i].data = NULL;
-        reqs[i].len = 0;
-        reqs[i].status = NC_EINVAL;
-    }
-    size_t next = 0, running = 0;
     for (;;) {
         /* fill free slots */
         for (size_t s = 0; s < width && next < n; s++) {
             if (slots[s].url)
                 continue;
-            NCZ_read_req *q = &reqs[next];
             Req *r = &slots[s];
             memset(r, 0, sizeof *r);
-            r->method = "GET";
-            int st = object_url(sm, q->key, &r->url);
+            int st = bt->prep(bt, next, r);
             if (!st && !easies[s] && !(easies[s] = curl_easy_init()))
                 st = NC_ENOMEM;
-            if (!st && !(q->start == 0 && q->count == (uint64_t)-1)) {
-                if (q->count == 0 || (q->count != (uint64_t)-1 && q->start > UINT64_MAX - q->count))
-                    st = NC_EINVAL; /* empty or absurd ranges are not worth a request */
-                else if (q->count == (uint64_t)-1)
-                    snprintf(r->range, sizeof r->range, "%llu-", (unsigned long long)q->start);
-                else
-                    snprintf(r->range, sizeof r->range, "%llu-%llu",
-                             (unsigned long long)q->start,
-                             (unsigned long long)(q->start + q->count - 1));
-                r->body.skip = q->start;
-            }
             if (!st) {
                 curl_easy_reset(easies[s]);
                 st = setup(sm, easies[s], r);
@@ -706,7 +708,9 @@ s3_read_many(NCZ_map *map, size_t n, NCZ_read_req *reqs)
             if (!st && curl_multi_add_handle(multi, easies[s]) != CURLM_OK)
                 st = NC_ENOMEM;
             if (st) {
-                q->status = st;
+                bt->fail(bt, next, st);
+                if (bt->serious(st) && first == NC_NOERR)
+                    first = st;
                 req_clear(r);
                 next++;
                 s--; /* reuse this slot for the next request */
@@ -734,25 +738,13 @@ s3_read_many(NCZ_map *map, size_t n, NCZ_read_req *reqs)
             if (s == width)
                 continue;
             Req *r = &slots[s];
-            NCZ_read_req *q = &reqs[owner[s]];
             curl_easy_getinfo(easies[s], CURLINFO_RESPONSE_CODE, &r->body.code);
             int st = curl_to_nc(msg->data.result, &r->body);
             if (!st)
                 st = http_status(r->body.code);
-            if (!st && q->count != (uint64_t)-1 && r->body.len != q->count)
-                st = r->body.len < q->count ? NC_EINVAL : NC_NOERR;
-            if (!st && q->count != (uint64_t)-1 && r->body.len > q->count)
-                r->body.len = (size_t)q->count; /* whole object sent: keep the range */
-            if (!st && !r->body.data && !(r->body.data = malloc(1)))
-                st = NC_ENOMEM;
-            q->status = st;
-            if (!st) {
-                q->data = r->body.data;
-                q->len = r->body.len;
-                r->body.data = NULL;
-            } else if (st != NC_EEMPTY && st != NC_EINVAL && first == NC_NOERR) {
+            st = bt->done(bt, owner[s], r, st);
+            if (bt->serious(st) && first == NC_NOERR)
                 first = st;
-            }
             curl_multi_remove_handle(multi, easies[s]);
             req_clear(r);
             running--;
@@ -763,11 +755,16 @@ s3_read_many(NCZ_map *map, size_t n, NCZ_read_req *reqs)
         }
     }
 done:
+    if (first && next < n) /* requests never started: say so */
+        for (size_t i = next; i < n; i++)
+            bt->fail(bt, i, first);
     if (slots)
         for (size_t s = 0; s < width; s++) {
             if (easies && easies[s]) {
-                if (slots[s].url)
+                if (slots[s].url) {
                     curl_multi_remove_handle(multi, easies[s]);
+                    bt->fail(bt, owner[s], first ? first : NC_ES3);
+                }
                 curl_easy_cleanup(easies[s]);
             }
             req_clear(&slots[s]);
@@ -778,6 +775,122 @@ done:
     if (multi)
         curl_multi_cleanup(multi);
     return first;
+}
+
+/* NC_EEMPTY and a bad range are answers about one object, not failures. */
+static int
+read_serious(int st)
+{
+    return st != NC_NOERR && st != NC_EEMPTY && st != NC_EINVAL;
+}
+
+static void
+read_fail(Batch *bt, size_t i, int st)
+{
+    NCZ_read_req *q = &((NCZ_read_req *)bt->reqs)[i];
+    free(q->data);
+    q->data = NULL;
+    q->len = 0;
+    q->status = st;
+}
+
+static int
+read_prep(Batch *bt, size_t i, Req *r)
+{
+    NCZ_read_req *q = &((NCZ_read_req *)bt->reqs)[i];
+    r->method = "GET";
+    int st = object_url(bt->sm, q->key, &r->url);
+    if (!st && !(q->start == 0 && q->count == (uint64_t)-1)) {
+        if (q->count == 0 || (q->count != (uint64_t)-1 && q->start > UINT64_MAX - q->count))
+            st = NC_EINVAL; /* empty or absurd ranges are not worth a request */
+        else if (q->count == (uint64_t)-1)
+            snprintf(r->range, sizeof r->range, "%llu-", (unsigned long long)q->start);
+        else
+            snprintf(r->range, sizeof r->range, "%llu-%llu", (unsigned long long)q->start,
+                     (unsigned long long)(q->start + q->count - 1));
+        r->body.skip = q->start;
+    }
+    return st;
+}
+
+static int
+read_done(Batch *bt, size_t i, Req *r, int st)
+{
+    NCZ_read_req *q = &((NCZ_read_req *)bt->reqs)[i];
+    if (!st && q->count != (uint64_t)-1 && r->body.len != q->count)
+        st = r->body.len < q->count ? NC_EINVAL : NC_NOERR;
+    if (!st && q->count != (uint64_t)-1 && r->body.len > q->count)
+        r->body.len = (size_t)q->count; /* whole object sent: keep the range */
+    if (!st && !r->body.data && !(r->body.data = malloc(1)))
+        st = NC_ENOMEM;
+    q->status = st;
+    if (!st) {
+        q->data = r->body.data;
+        q->len = r->body.len;
+        r->body.data = NULL;
+    }
+    return st;
+}
+
+static int
+s3_read_many(NCZ_map *map, size_t n, NCZ_read_req *reqs)
+{
+    for (size_t i = 0; i < n; i++) {
+        reqs[i].data = NULL;
+        reqs[i].len = 0;
+        reqs[i].status = NC_EINVAL;
+    }
+    Batch bt = {(S3Map *)map, reqs, read_prep, read_done, read_fail, read_serious};
+    return run_multi(&bt, n);
+}
+
+/* Every failed PUT fails the batch. */
+static int
+write_serious(int st)
+{
+    return st != NC_NOERR;
+}
+
+static void
+write_fail(Batch *bt, size_t i, int st)
+{
+    ((NCZ_write_req *)bt->reqs)[i].status = st;
+}
+
+static int
+write_prep(Batch *bt, size_t i, Req *r)
+{
+    NCZ_write_req *q = &((NCZ_write_req *)bt->reqs)[i];
+    if (q->count > SIZE_MAX || (q->count && !q->content))
+        return NC_EINVAL;
+    r->method = "PUT";
+    r->payload = q->content;
+    r->paylen = (size_t)q->count;
+    return object_url(bt->sm, q->key, &r->url);
+}
+
+static int
+write_done(Batch *bt, size_t i, Req *r, int st)
+{
+    (void)r;
+    if (st == NC_EEMPTY)
+        st = NC_ENOOBJECT; /* 404 on PUT: the bucket is gone */
+    ((NCZ_write_req *)bt->reqs)[i].status = st;
+    return st;
+}
+
+static int
+s3_write_many(NCZ_map *map, size_t n, NCZ_write_req *reqs)
+{
+    if (!(map->mode & NCZ_MAP_WRITE)) {
+        for (size_t i = 0; i < n; i++)
+            reqs[i].status = NC_EPERM;
+        return n ? NC_EPERM : NC_NOERR;
+    }
+    for (size_t i = 0; i < n; i++)
+        reqs[i].status = NC_EINVAL;
+    Batch bt = {(S3Map *)map, reqs, write_prep, write_done, write_fail, write_serious};
+    return run_multi(&bt, n);
 }
 
 /* ---- lifetime ----------------------------------------------------------------- */
@@ -844,6 +957,7 @@ static const NCZ_map_ops s3_ops = {
     .list = s3_list,
     .list_all = s3_list_all,
     .read_many = s3_read_many,
+    .write_many = s3_write_many,
     .nrequests = s3_nrequests,
 };
 

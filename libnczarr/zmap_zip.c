@@ -8,9 +8,13 @@
  * entry's top directory.  Entries are written uncompressed (chunks carry
  * their own codecs), so a ranged read seeks instead of decoding.
  *
- * Writes: libzip writes the archive at zip_close, from buffers that must live
- * until then and that it cannot read back; so every object written in this
- * session is kept here (pending) and served from memory until close.
+ * Writes: libzip writes the archive at zip_close, from sources that must
+ * live until then.  Keeping every written object in a memory buffer would
+ * make memory grow with the archive, so each object is appended to one spill
+ * file next to the archive ("<archive>.nczspill.XXXXXX", removed at close)
+ * and handed to libzip as a file range of it; objects written this session
+ * are read back from there (pending).  A replaced object leaves its old bytes
+ * in the spill file until close.
  *
  * libzip errors are translated once, in zip_to_nc(). */
 #ifndef _DEFAULT_SOURCE
@@ -19,6 +23,7 @@
 #include "zmap_impl.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -28,9 +33,9 @@
 #include <netcdf.h>
 
 typedef struct Pending {
-    char *name;         /* entry name (with the layout prefix) */
-    unsigned char *data; /* contents, kept alive for libzip until close */
-    size_t len;
+    char *name;   /* entry name (with the layout prefix) */
+    uint64_t off; /* where its bytes are in the spill file */
+    uint64_t len;
 } Pending;
 
 typedef struct ZipMap {
@@ -41,6 +46,9 @@ typedef struct ZipMap {
     size_t plen;    /* strlen(prefix) */
     Pending *pend;  /* objects written this session */
     size_t npend, cappend;
+    int spillfd;     /* the spill file (see the file comment), -1 until a write */
+    char *spillpath;
+    uint64_t spillend; /* bytes in it */
 } ZipMap;
 
 static int
@@ -190,6 +198,57 @@ done:
     return stat;
 }
 
+/* pread/pwrite of the whole range (they may move fewer bytes). */
+static int
+spill_read(ZipMap *zm, uint64_t off, uint64_t count, void *buf)
+{
+    for (char *p = buf; count > 0;) {
+        ssize_t got = pread(zm->spillfd, p, count > (1u << 30) ? (1u << 30) : (size_t)count,
+                            (off_t)off);
+        if (got <= 0) {
+            if (got < 0 && errno == EINTR)
+                continue;
+            return NC_EIO;
+        }
+        p += got;
+        off += (uint64_t)got;
+        count -= (uint64_t)got;
+    }
+    return NC_NOERR;
+}
+
+static int
+spill_append(ZipMap *zm, const void *content, uint64_t count, uint64_t *offp)
+{
+    if (zm->spillfd < 0) {
+        size_t n = strlen(zm->path) + 32;
+        if (!(zm->spillpath = malloc(n)))
+            return NC_ENOMEM;
+        snprintf(zm->spillpath, n, "%s.nczspill.XXXXXX", zm->path);
+        if ((zm->spillfd = mkstemp(zm->spillpath)) < 0) {
+            free(zm->spillpath);
+            zm->spillpath = NULL;
+            return errno == EACCES ? NC_EPERM : NC_EIO;
+        }
+    }
+    *offp = zm->spillend;
+    uint64_t off = zm->spillend;
+    for (const char *p = content; count > 0;) {
+        ssize_t put = pwrite(zm->spillfd, p, count > (1u << 30) ? (1u << 30) : (size_t)count,
+                             (off_t)off);
+        if (put <= 0) {
+            if (put < 0 && errno == EINTR)
+                continue;
+            return NC_EIO; /* disk full: nothing recorded, the object is not written */
+        }
+        p += put;
+        off += (uint64_t)put;
+        count -= (uint64_t)put;
+    }
+    zm->spillend = off;
+    return NC_NOERR;
+}
+
 static int
 zipm_read(NCZ_map *map, const char *key, uint64_t start, uint64_t count, void *buf)
 {
@@ -204,10 +263,8 @@ zipm_read(NCZ_map *map, const char *key, uint64_t start, uint64_t count, void *b
         return NC_EINVAL;
     if (count == 0)
         return NC_NOERR;
-    if (p) {
-        memcpy(buf, p->data + start, (size_t)count);
-        return NC_NOERR;
-    }
+    if (p)
+        return spill_read(zm, p->off + start, count, buf);
     return read_entry(zm, idx, start, count, buf);
 }
 
@@ -226,9 +283,8 @@ zipm_read_all(NCZ_map *map, const char *key, void **datap, size_t *lenp)
     void *data = malloc(size ? (size_t)size : 1);
     if (!data)
         return NC_ENOMEM;
-    if (p)
-        memcpy(data, p->data, (size_t)size);
-    else if (size && (stat = read_entry(zm, idx, 0, size, data))) {
+    if (size && (stat = p ? spill_read(zm, p->off, size, data)
+                          : read_entry(zm, idx, 0, size, data))) {
         free(data);
         return stat;
     }
@@ -243,20 +299,18 @@ zipm_write(NCZ_map *map, const char *key, uint64_t count, const void *content)
     ZipMap *zm = (ZipMap *)map;
     int stat;
     char *name = NULL;
-    unsigned char *copy = NULL;
+    uint64_t off = 0;
 
     if (!(map->mode & NCZ_MAP_WRITE))
         return NC_EPERM;
     if ((stat = ncz_key_check(key)))
         return stat;
-    if (count > SIZE_MAX - 1 || (count > 0 && !content))
+    if (count > INT64_MAX || (count > 0 && !content))
         return NC_EINVAL;
-    if (!(name = entry_name(zm, key)) || !(copy = malloc(count ? (size_t)count : 1))) {
+    if (!(name = entry_name(zm, key))) {
         stat = NC_ENOMEM;
         goto fail;
     }
-    if (count)
-        memcpy(copy, content, (size_t)count);
     if (zm->npend == zm->cappend) {
         size_t ncap = zm->cappend ? 2 * zm->cappend : 64;
         Pending *np = realloc(zm->pend, ncap * sizeof *np);
@@ -267,7 +321,11 @@ zipm_write(NCZ_map *map, const char *key, uint64_t count, const void *content)
         zm->pend = np;
         zm->cappend = ncap;
     }
-    zip_source_t *src = zip_source_buffer(zm->za, copy, count, 0);
+    if (count && (stat = spill_append(zm, content, count, &off)))
+        goto fail;
+    /* an empty range means "to the end of the file" to libzip: use a buffer */
+    zip_source_t *src = count ? zip_source_file(zm->za, zm->spillpath, off, (zip_int64_t)count)
+                              : zip_source_buffer(zm->za, NULL, 0, 0);
     if (!src) {
         stat = archive_err(zm);
         goto fail;
@@ -281,18 +339,15 @@ zipm_write(NCZ_map *map, const char *key, uint64_t count, const void *content)
     zip_set_file_compression(zm->za, (zip_uint64_t)idx, ZIP_CM_STORE, 0);
     Pending *old = find_pending(zm, name);
     if (old) {
-        /* libzip dropped the old source on replace; reuse the slot */
-        free(old->data);
-        old->data = copy;
-        old->len = (size_t)count;
+        old->off = off; /* the old bytes stay unused in the spill file */
+        old->len = count;
         free(name);
     } else {
-        zm->pend[zm->npend++] = (Pending){.name = name, .data = copy, .len = (size_t)count};
+        zm->pend[zm->npend++] = (Pending){.name = name, .off = off, .len = count};
     }
     return NC_NOERR;
 fail:
     free(name);
-    free(copy);
     return stat;
 }
 
@@ -318,7 +373,6 @@ zipm_del(NCZ_map *map, const char *key)
         if (p) {
             /* libzip no longer references the buffer of a deleted entry */
             free(p->name);
-            free(p->data);
             *p = zm->pend[--zm->npend];
         }
     }
@@ -453,11 +507,14 @@ zipm_list_all(NCZ_map *map, const char *prefix, NCZ_keys *out)
 static void
 free_zipmap(ZipMap *zm)
 {
-    for (size_t i = 0; i < zm->npend; i++) {
+    for (size_t i = 0; i < zm->npend; i++)
         free(zm->pend[i].name);
-        free(zm->pend[i].data);
-    }
     free(zm->pend);
+    if (zm->spillfd >= 0)
+        close(zm->spillfd);
+    if (zm->spillpath)
+        unlink(zm->spillpath); /* libzip has read it (close) or never will (discard) */
+    free(zm->spillpath);
     free(zm->path);
     free(zm->prefix);
     free(zm->head.url);
@@ -504,6 +561,7 @@ static const NCZ_map_ops zip_ops = {
     .list = zipm_list,
     .list_all = zipm_list_all,
     .read_many = ncz_read_many_serial,
+    .write_many = ncz_write_many_serial,
     .nrequests = zipm_nrequests,
 };
 
@@ -562,6 +620,7 @@ ncz_map_zip_open(const char *path, const char *url, int mode, int rootlayout, NC
         return NC_ENOMEM;
     zm->head.ops = &zip_ops;
     zm->head.impl = NCZ_MAP_ZIP;
+    zm->spillfd = -1;
     zm->head.mode = mode;
     if (!(zm->path = strdup(path)) || !(zm->head.url = strdup(url))) {
         st = NC_ENOMEM;

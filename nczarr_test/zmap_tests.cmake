@@ -66,3 +66,27 @@ if(ZM_PYTHON3 AND NETCDF_ENABLE_NCZARR_ZIP)
       ENVIRONMENT "HOME=${zs3_home};AWS_ACCESS_KEY_ID=S3RVER;AWS_SECRET_ACCESS_KEY=S3RVER")
   endif()
 endif()
+
+# write_many/read_many against one-by-one on every backend; on S3 through a
+# proxy that delays each request by 30 ms and counts overlapping requests
+# (the assertion is on the overlap, never on timing), with an injected 503.
+nczarr_program(zmap_many)
+add_test(NAME zmap_many_file
+         COMMAND zmap_many file://${CMAKE_CURRENT_BINARY_DIR}/zmap_many.zarr file 64 4096)
+set_tests_properties(zmap_many_file PROPERTIES LABELS nczarr)
+if(NETCDF_ENABLE_NCZARR_ZIP)
+  add_test(NAME zmap_many_zip
+           COMMAND zmap_many file://${CMAKE_CURRENT_BINARY_DIR}/zmap_many.zip zip 64 4096)
+  set_tests_properties(zmap_many_zip PROPERTIES LABELS nczarr)
+endif()
+if(NETCDF_ENABLE_S3 AND ZM_PYTHON3)
+  add_test(NAME zmap_many_s3
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/s3server.sh run
+                   ${CMAKE_CURRENT_BINARY_DIR}/zmap_many_s3.srv zb
+                   sh ${CMAKE_CURRENT_SOURCE_DIR}/zmap_many_s3.sh ${ZM_PYTHON3}
+                   ${CMAKE_CURRENT_SOURCE_DIR}/zmap_slowproxy.py $<TARGET_FILE:zmap_many>
+                   ${CMAKE_CURRENT_BINARY_DIR}/zmap_many_s3.state)
+  set_tests_properties(zmap_many_s3 PROPERTIES LABELS "nczarr;interop" SKIP_RETURN_CODE 77
+    TIMEOUT 120
+    ENVIRONMENT "HOME=${zs3_home};AWS_ACCESS_KEY_ID=S3RVER;AWS_SECRET_ACCESS_KEY=S3RVER;AWS_REGION=us-east-1")
+endif()
