@@ -26,7 +26,9 @@ typedef struct NCZ_s3_cfg {
  * AWS_CONFIG_FILE / AWS_SHARED_CREDENTIALS_FILE (default ~/.aws/config and
  * ~/.aws/credentials), AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY /
  * AWS_SESSION_TOKEN over the profile, region from the host name, else
- * AWS_REGION, AWS_DEFAULT_REGION, the profile, "us-east-1".  s3:// URLs use
+ * AWS_REGION, AWS_DEFAULT_REGION, the profile, "us-east-1".  Each AWS_X
+ * variable that is unset falls back to the .ncrc key AWS.X, looked up for
+ * url ([url]-scoped entries first), as upstream 4.10.1 does.  s3:// URLs use
  * AWS_ENDPOINT_URL when set.  NC_EURL for a malformed URL. */
 int ncz_s3_cfg_from_url(const char *url, NCZ_s3_cfg *cfg);
 void ncz_s3_cfg_clear(NCZ_s3_cfg *cfg);

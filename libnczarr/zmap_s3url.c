@@ -7,6 +7,7 @@
 #define _DEFAULT_SOURCE
 #endif
 #include "zmap_s3.h"
+#include "ncrc.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -47,6 +48,24 @@ env_dup(const char *name)
 {
     const char *v = getenv(name);
     return v && *v ? strdup(v) : NULL;
+}
+
+/* One AWS setting as upstream 4.10.1 merges them: the environment variable
+ * AWS_<name>, else the .ncrc key AWS.<name> for this store's URL (an entry
+ * under a matching [url] prefix wins over a plain one), else NULL. */
+static char *
+aws_setting(const char *name, const char *url)
+{
+    char key[64];
+    snprintf(key, sizeof key, "AWS_%s", name);
+    char *v = env_dup(key);
+    if (v)
+        return v;
+    snprintf(key, sizeof key, "AWS.%s", name);
+    if (!(v = NC_rc_lookup(key, url)) || *v)
+        return v;
+    free(v);
+    return NULL;
 }
 
 /* ---- ~/.aws files ---------------------------------------------------------- */
@@ -100,11 +119,11 @@ ncz_s3_ini_lookup(const char *file, const char *section, const char *key, char *
     return NC_NOERR;
 }
 
-/* ~/.aws/NAME, or the file an environment variable names. */
+/* ~/.aws/NAME, or the file an environment variable (or .ncrc key) names. */
 static char *
-aws_file(const char *envname, const char *name)
+aws_file(const char *setting, const char *name, const char *url)
 {
-    char *v = env_dup(envname);
+    char *v = aws_setting(setting, url);
     if (v)
         return v;
     const char *home = getenv("HOME");
@@ -140,21 +159,22 @@ profile_value(const char *creds, const char *config, const char *profile, const 
     return stat;
 }
 
+/* url: the store's URL, for URL-scoped .ncrc entries. */
 static int
-load_identity(NCZ_s3_cfg *c, const char *hostregion)
+load_identity(NCZ_s3_cfg *c, const char *hostregion, const char *url)
 {
     int stat = NC_NOERR;
-    char *creds = aws_file("AWS_SHARED_CREDENTIALS_FILE", "credentials");
-    char *config = aws_file("AWS_CONFIG_FILE", "config");
-    char *profile = env_dup("AWS_PROFILE");
+    char *creds = aws_file("SHARED_CREDENTIALS_FILE", "credentials", url);
+    char *config = aws_file("CONFIG_FILE", "config", url);
+    char *profile = aws_setting("PROFILE", url);
     char *pregion = NULL;
     const char *prof = profile ? profile : "default";
     int anonymous = strcmp(prof, "no") == 0;
 
     if (!anonymous) {
-        c->access_key = env_dup("AWS_ACCESS_KEY_ID");
-        c->secret_key = env_dup("AWS_SECRET_ACCESS_KEY");
-        c->session_token = env_dup("AWS_SESSION_TOKEN");
+        c->access_key = aws_setting("ACCESS_KEY_ID", url);
+        c->secret_key = aws_setting("SECRET_ACCESS_KEY", url);
+        c->session_token = aws_setting("SESSION_TOKEN", url);
         if (!c->access_key || !c->secret_key) {
             free(c->access_key);
             free(c->secret_key);
@@ -178,7 +198,8 @@ load_identity(NCZ_s3_cfg *c, const char *hostregion)
     }
     if (hostregion)
         c->region = strdup(hostregion);
-    else if (!(c->region = env_dup("AWS_REGION")) && !(c->region = env_dup("AWS_DEFAULT_REGION")))
+    else if (!(c->region = aws_setting("REGION", url)) &&
+             !(c->region = aws_setting("DEFAULT_REGION", url)))
         c->region = strdup(pregion && *pregion ? pregion : DEFAULT_REGION);
     if (!c->region)
         stat = NC_ENOMEM;
@@ -285,7 +306,7 @@ ncz_s3_cfg_from_url(const char *url, NCZ_s3_cfg *c)
         }
         if ((stat = clean_prefix(slash ? slash : "", slash ? strlen(slash) : 0, &c->prefix)))
             goto done;
-        if ((stat = load_identity(c, NULL)))
+        if ((stat = load_identity(c, NULL, url)))
             goto done;
         char *ep = env_dup("AWS_ENDPOINT_URL");
         if (ep) {
@@ -350,7 +371,7 @@ ncz_s3_cfg_from_url(const char *url, NCZ_s3_cfg *c)
         stat = clean_prefix(slash ? slash : "", slash ? strlen(slash) : 0, &c->prefix);
     }
     if (!stat)
-        stat = load_identity(c, hregion);
+        stat = load_identity(c, hregion, url);
 done:
     free(host);
     free(hbucket);

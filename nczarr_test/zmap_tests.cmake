@@ -90,3 +90,12 @@ if(NETCDF_ENABLE_S3 AND ZM_PYTHON3)
     TIMEOUT 120
     ENVIRONMENT "HOME=${zs3_home};AWS_ACCESS_KEY_ID=S3RVER;AWS_SECRET_ACCESS_KEY=S3RVER;AWS_REGION=us-east-1")
 endif()
+
+# AWS settings from .ncrc (plain and [url]-scoped) under the environment.
+if(NETCDF_ENABLE_S3)
+  nczarr_program(zmap_ncrc)
+  target_include_directories(zmap_ncrc PRIVATE ${CMAKE_SOURCE_DIR}/libdispatch)
+  file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/zncrc_home)
+  add_test(NAME zmap_ncrc COMMAND zmap_ncrc ${CMAKE_CURRENT_BINARY_DIR}/zncrc_home)
+  set_tests_properties(zmap_ncrc PROPERTIES LABELS nczarr)
+endif()
