@@ -97,12 +97,8 @@ prepare(int ncid, int varid, const size_t *startp, const size_t *countp,
     /* A read-only file is left to HDF5, whose refusal is NC_EHDFERR as
      * upstream returns (it has no NC_EPERM check here). */
     (void)write;
-    if (a->f->indef || !var->created) {
-        if (a->f->classic_model && a->f->indef)
-            return NC_EINDEFINE;
-        if ((stat = nc4h5_enddef(a->f)))
-            return stat;
-    }
+    if ((stat = nc4_data_define(a->f, var)))
+        return stat;
     /* The dataset may not be open yet (datasets open lazily). */
     if (!var->created)
         return NC_EHDFERR;

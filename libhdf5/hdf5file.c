@@ -1,8 +1,9 @@
 /* hdf5file.c: define mode, sync, abort and close of netCDF-4/HDF5 files.
  *
  * Leaving define mode (nc_enddef, the implicit enddef of a data call, sync,
- * close) writes the model (nc4h5_flush) and flushes HDF5's buffers, as
- * upstream's sync_netcdf4_file.  Close releases every HDF5 id hung on the
+ * close; libsrc4 holds the define-mode rules) writes the model
+ * (nc4h5_flush) and flushes HDF5's buffers, as upstream's
+ * sync_netcdf4_file.  Close releases every HDF5 id hung on the
  * tree before H5Fclose (the file is opened with fclose degree SEMI), then
  * frees the tree; it does so even when writing failed, and reports the
  * first error. */
@@ -46,35 +47,6 @@ nc4h5_enddef(NC4_file *f)
     if (hf)
         hf->first_define = 0;
     return sync_file(f);
-}
-
-int
-NC4_HDF5_redef(int ncid)
-{
-    NC4_file *f;
-    int stat;
-    if ((stat = nc4_find_grp(ncid, &f, NULL)))
-        return stat;
-    if (f->indef)
-        return f->classic_model ? NC_EINDEFINE : NC_NOERR;
-    if (f->readonly)
-        return NC_EPERM;
-    f->indef = 1;
-    f->explicit_redef = 1;
-    return NC_NOERR;
-}
-
-int
-NC4_HDF5__enddef(int ncid, size_t h_minfree, size_t v_align, size_t v_minfree, size_t r_align)
-{
-    NC4_file *f;
-    int stat;
-    (void)h_minfree; (void)v_align; (void)v_minfree; (void)r_align;
-    if ((stat = nc4_find_grp(ncid, &f, NULL)))
-        return stat;
-    if (!f->indef)
-        return NC_ENOTINDEFINE;
-    return nc4h5_enddef(f);
 }
 
 /* A reader's nc_sync: unlimited dims take the extents the datasets have
@@ -123,11 +95,8 @@ NC4_HDF5_sync(int ncid)
         refresh_unlimited(f);
         return sync_file(f);
     }
-    if (f->indef) {
-        if (f->classic_model)
-            return NC_EINDEFINE;
-        return nc4h5_enddef(f);
-    }
+    if (f->indef)
+        return nc4_sync_define(f); /* nc4h5_enddef syncs */
     return sync_file(f);
 }
 

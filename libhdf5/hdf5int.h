@@ -184,11 +184,10 @@ int nc4h5_fix_image(void *buf, size_t size);
 int nc4h5_flush(NC4_file *f);
 
 /* ---- hdf5file.c ---------------------------------------------------------------------------- */
-/* Leave define mode as nc_enddef does (flush, create datasets); data calls
- * use it when a variable is not created yet (enhanced model's implicit enddef). */
+/* Leave define mode as nc_enddef does (flush, create datasets): the
+ * model's ops->enddef, behind NC4__enddef, nc_sync and data calls' implicit
+ * enddef (libsrc4 holds the rules). */
 int nc4h5_enddef(NC4_file *f);
-int NC4_HDF5_redef(int);
-int NC4_HDF5__enddef(int, size_t, size_t, size_t, size_t);
 int NC4_HDF5_sync(int);
 int NC4_HDF5_abort(int);
 int NC4_HDF5_close(int, void *);

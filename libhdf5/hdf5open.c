@@ -104,6 +104,7 @@ const NC4_storage_ops nc4h5_ops = {
     .check_chunking = nc4h5_check_chunking,
     .check_filter = nc4h5_check_filter,
     .free_fmt = nc4h5_free_fmt,
+    .enddef = nc4h5_enddef,
 };
 
 /* ---- file images ------------------------------------------------------------------ */

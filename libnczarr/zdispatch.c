@@ -11,13 +11,10 @@
 
 int NCZ_create(const char *, int, size_t, int, size_t *, void *, const NC_Dispatch *, int);
 int NCZ_open(const char *, int, int, size_t *, void *, const NC_Dispatch *, int);
-int NCZ_redef(int);
-int NCZ__enddef(int, size_t, size_t, size_t, size_t);
 int NCZ_sync(int);
 int NCZ_abort(int);
 int NCZ_close(int, void *);
 int NCZ_inq_format_extended(int, int *, int *);
-int ncz_enddef(NC4_file *f);
 int ncz_rename_var_keys(NC4_file *f, NC4_var *var, const char *newname);
 int ncz_rename_grp_keys(NC4_file *f, NC4_grp *g, const char *newname);
 
@@ -32,12 +29,8 @@ data_access(int ncid, int varid, int write, NC4_file **fp, NC4_var **vp)
         return stat;
     if (write && f->readonly)
         return NC_EPERM;
-    if (f->indef || !var->created) {
-        if (f->classic_model && f->indef)
-            return NC_EINDEFINE;
-        if ((stat = ncz_enddef(f)))
-            return stat;
-    }
+    if ((stat = nc4_data_define(f, var)))
+        return stat;
     *fp = f;
     *vp = var;
     return NC_NOERR;
@@ -253,8 +246,8 @@ static const NC_Dispatch NCZ_table = {
     .dispatch_version = NC_DISPATCH_VERSION,
     .create = NCZ_create,
     .open = NCZ_open,
-    .redef = NCZ_redef,
-    ._enddef = NCZ__enddef,
+    .redef = NC4_redef,
+    ._enddef = NC4__enddef,
     .sync = NCZ_sync,
     .abort = NCZ_abort,
     .close = NCZ_close,

@@ -60,10 +60,13 @@ check_chunking(NC4_file *f, NC4_var *var, const size_t *chunks)
     return NC_NOERR;
 }
 
+static int ncz_enddef(NC4_file *f);
+
 static const NC4_storage_ops ncz_ops = {
     .check_chunking = check_chunking,
     .check_filter = ncz_check_filter,
     .free_fmt = free_fmt,
+    .enddef = ncz_enddef,
 };
 
 /* ---- URL pieces ------------------------------------------------------------------ */
@@ -451,7 +454,7 @@ needs_write(NC4_file *f)
     return 0;
 }
 
-int
+static int
 ncz_enddef(NC4_file *f)
 {
     int stat = NC_NOERR;
@@ -493,35 +496,6 @@ ncz_sync_file(NC4_file *f)
 }
 
 int
-NCZ_redef(int ncid)
-{
-    NC4_file *f;
-    int stat;
-    if ((stat = nc4_find_grp(ncid, &f, NULL)))
-        return stat;
-    if (f->indef)
-        return f->classic_model ? NC_EINDEFINE : NC_NOERR;
-    if (f->readonly)
-        return NC_EPERM;
-    f->indef = 1;
-    f->explicit_redef = 1;
-    return NC_NOERR;
-}
-
-int
-NCZ__enddef(int ncid, size_t h_minfree, size_t v_align, size_t v_minfree, size_t r_align)
-{
-    NC4_file *f;
-    int stat;
-    (void)h_minfree; (void)v_align; (void)v_minfree; (void)r_align;
-    if ((stat = nc4_find_grp(ncid, &f, NULL)))
-        return stat;
-    if (!f->indef)
-        return NC_ENOTINDEFINE;
-    return ncz_enddef(f);
-}
-
-int
 NCZ_sync(int ncid)
 {
     NC4_file *f;
@@ -530,12 +504,8 @@ NCZ_sync(int ncid)
         return stat;
     if (f->readonly)
         return NC_NOERR;
-    if (f->indef) {
-        if (f->classic_model)
-            return NC_EINDEFINE;
-        if ((stat = ncz_enddef(f)))
-            return stat;
-    }
+    if ((stat = nc4_sync_define(f)))
+        return stat;
     return ncz_sync_file(f);
 }
 

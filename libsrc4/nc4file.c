@@ -616,6 +616,66 @@ nc4_check_define(NC4_file *f)
     return NC_NOERR;
 }
 
+/* ops->enddef, or just the flags when the storage has none. */
+static int
+leave_define(NC4_file *f)
+{
+    if (f->ops && f->ops->enddef)
+        return f->ops->enddef(f);
+    f->indef = 0;
+    f->explicit_redef = 0;
+    return NC_NOERR;
+}
+
+int
+NC4_redef(int ncid)
+{
+    NC4_file *f;
+    int stat;
+    if ((stat = nc4_find_grp(ncid, &f, NULL)))
+        return stat;
+    if (f->indef)
+        return f->classic_model ? NC_EINDEFINE : NC_NOERR;
+    if (f->readonly)
+        return NC_EPERM;
+    f->indef = 1;
+    f->explicit_redef = 1;
+    return NC_NOERR;
+}
+
+int
+NC4__enddef(int ncid, size_t h_minfree, size_t v_align, size_t v_minfree, size_t r_align)
+{
+    NC4_file *f;
+    int stat;
+    (void)h_minfree; (void)v_align; (void)v_minfree; (void)r_align;
+    if ((stat = nc4_find_grp(ncid, &f, NULL)))
+        return stat;
+    if (!f->indef)
+        return NC_ENOTINDEFINE;
+    return leave_define(f);
+}
+
+int
+nc4_sync_define(NC4_file *f)
+{
+    if (!f->indef)
+        return NC_NOERR;
+    if (f->classic_model)
+        return NC_EINDEFINE;
+    return leave_define(f);
+}
+
+int
+nc4_data_define(NC4_file *f, const NC4_var *var)
+{
+    if (!f->indef && (var == NULL || var->created))
+        return NC_NOERR;
+    if (f->classic_model && f->indef)
+        return NC_EINDEFINE;
+    return leave_define(f);
+}
+
 void
 nc4_get_default_cache(size_t *size, size_t *nelems, float *preemption)
 {

@@ -180,6 +180,10 @@ typedef struct NC4_storage_ops {
                         const unsigned int *params);
     /* Release the fmt state of one object (called by nc4_file_free). */
     void (*free_fmt)(NC4_file *f, void *fmt);
+    /* Leave define mode: write what defining changed, clear f->indef and
+     * f->explicit_redef.  Called by NC4__enddef, nc4_sync_define and
+     * nc4_data_define; NULL: only the flags are cleared. */
+    int (*enddef)(NC4_file *f);
 } NC4_storage_ops;
 
 struct NC4_file {
@@ -346,6 +350,21 @@ void nc4_get_default_cache(size_t *size, size_t *nelems, float *preemption);
  * order their datasets are met, with ids from _Netcdf4Dimid, and
  * nc_inq_unlimdims / nc_inq's unlimdimid follow that listing.  O(n). */
 void nc4_index_move(NC4_index *ix, size_t from, size_t to);
+/* Define-mode rules of the enhanced model, the same for every storage
+ * layer (which points its table at the two slots and calls the others):
+ * - NC4_redef: in define mode already, NC_EINDEFINE for the classic model
+ *   and nothing otherwise; read-only: NC_EPERM.
+ * - NC4__enddef: NC_ENOTINDEFINE outside define mode; the layout hints are
+ *   ignored (HDF5 and Zarr have no header to pad).
+ * - nc4_sync_define: nc_sync in define mode leaves it (classic model:
+ *   NC_EINDEFINE); NC_NOERR and nothing outside define mode.
+ * - nc4_data_define: a data call leaves define mode, or writes a variable
+ *   not yet stored (var may be NULL); classic model in define mode:
+ *   NC_EINDEFINE. */
+int NC4_redef(int);
+int NC4__enddef(int, size_t, size_t, size_t, size_t);
+int nc4_sync_define(NC4_file *f);
+int nc4_data_define(NC4_file *f, const NC4_var *var);
 /* Notes on the existing contract, as implemented:
  * - nc4_file_new sets nc->dispatchdata = the new file (when nc is given);
  *   nc4_file_free clears it if it still points there.
