@@ -111,6 +111,74 @@ ncz_prefix_check(const char *prefix)
     return ncz_key_check(prefix);
 }
 
+/* ---- what the backends share -------------------------------------------- */
+
+char *
+ncz_path_join(const char *base, size_t blen, const char *rest, int slash)
+{
+    size_t rl = strlen(rest);
+    char *p = malloc(blen + rl + 2);
+    if (p) {
+        memcpy(p, base, blen);
+        memcpy(p + blen, rest, rl);
+        if (slash)
+            p[blen + rl++] = '/';
+        p[blen + rl] = '\0';
+    }
+    return p;
+}
+
+int
+ncz_list_frame(NCZ_map *map, const char *prefix, int full, NCZ_keys *out, ncz_lister fn)
+{
+    int stat;
+    if ((stat = ncz_prefix_check(prefix)))
+        return stat;
+    size_t before = out->n;
+    stat = fn(map, prefix, full, out);
+    if (!stat && out->n > before)
+        ncz_keys_sort_unique(out);
+    return stat;
+}
+
+int
+ncz_keys_add_child(NCZ_keys *out, const char *c, size_t l)
+{
+    if (l == 0 || l > NCZ_MAX_KEY || memchr(c, '/', l) || (l == 1 && c[0] == '.') ||
+        (l == 2 && c[0] == '.' && c[1] == '.'))
+        return NC_NOERR;
+    char buf[NCZ_MAX_KEY + 1];
+    memcpy(buf, c, l);
+    buf[l] = '\0';
+    /* a child repeats once per object below it: skip the common case cheaply */
+    if (out->n && strcmp(out->keys[out->n - 1], buf) == 0)
+        return NC_NOERR;
+    return ncz_keys_add(out, buf);
+}
+
+int
+ncz_keys_add_full(NCZ_keys *out, const char *head, const char *rest, size_t l)
+{
+    size_t hl = strlen(head);
+    if (hl + l + 1 > NCZ_MAX_KEY)
+        return NC_NOERR;
+    char buf[NCZ_MAX_KEY + 1];
+    memcpy(buf, head, hl);
+    buf[hl] = '/';
+    memcpy(buf + hl + 1, rest, l);
+    buf[hl + 1 + l] = '\0';
+    if (ncz_key_check(buf))
+        return NC_NOERR; /* hostile name ("a//b", "../x", "d/"): not a key */
+    return ncz_keys_add(out, buf);
+}
+
+uint64_t
+ncz_nrequests_none(NCZ_map *map)
+{
+    (void)map;
+    return 0;
+}
+
 /* ---- serial read_many --------------------------------------------------- */
 
 int

@@ -64,13 +64,7 @@ errno_to_nc(int e, int writing)
 static char *
 key_path(const FileMap *fm, const char *key)
 {
-    size_t kl = strlen(key);
-    char *p = malloc(fm->rootlen + kl + 1);
-    if (p) {
-        memcpy(p, fm->root, fm->rootlen);
-        memcpy(p + fm->rootlen, key, kl + 1);
-    }
-    return p;
+    return ncz_path_join(fm->root, fm->rootlen, key, 0);
 }
 
 /* Object at key: its stat (NC_EEMPTY unless a regular file). */
@@ -328,37 +322,8 @@ is_tmp_name(const char *name)
     return strncmp(name, TMP_PREFIX, sizeof TMP_PREFIX - 1) == 0;
 }
 
-static int
-file_list(NCZ_map *map, const char *prefix, NCZ_keys *out)
-{
-    FileMap *fm = (FileMap *)map;
-    int stat;
-    if ((stat = ncz_prefix_check(prefix)))
-        return stat;
-    char *dir = key_path(fm, strcmp(prefix, "/") == 0 ? "" : prefix);
-    if (!dir)
-        return NC_ENOMEM;
-    DIR *d = opendir(dir);
-    free(dir);
-    if (!d) {
-        stat = errno_to_nc(errno, 0);
-        return stat == NC_EEMPTY ? NC_NOERR : stat; /* nothing under prefix */
-    }
-    struct dirent *de;
-    while ((de = readdir(d))) {
-        const char *n = de->d_name;
-        if (strcmp(n, ".") == 0 || strcmp(n, "..") == 0 || is_tmp_name(n))
-            continue;
-        if ((stat = ncz_keys_add(out, n)))
-            break;
-    }
-    closedir(d);
-    if (!stat)
-        ncz_keys_sort_unique(out);
-    return stat;
-}
-
-/* Depth-first walk of dir (whose key is key, "" for the root). */
+/* Depth-first walk of dir (whose key is key, "" for the root): every
+ * regular file below it as a full key. */
 static int
 walk(const char *dir, const char *key, NCZ_keys *out, int depth)
 {
@@ -371,50 +336,77 @@ walk(const char *dir, const char *key, NCZ_keys *out, int depth)
         return stat == NC_EEMPTY ? NC_NOERR : stat;
     }
     struct dirent *de;
-    size_t dl = strlen(dir), kl = strlen(key);
     while (!stat && (de = readdir(d))) {
         const char *n = de->d_name;
         if (strcmp(n, ".") == 0 || strcmp(n, "..") == 0 || is_tmp_name(n))
             continue;
-        size_t nl = strlen(n);
-        char *sub = malloc(dl + nl + 2), *subkey = malloc(kl + nl + 2);
-        if (!sub || !subkey) {
+        size_t dl = strlen(dir), kl = strlen(key), nl = strlen(n);
+        char *sub = malloc(dl + nl + 2);
+        struct stat sb;
+        if (!sub) {
             stat = NC_ENOMEM;
-        } else {
-            struct stat sb;
-            sprintf(sub, "%s/%s", dir, n);
-            sprintf(subkey, "%s/%s", key, n);
-            if (lstat(sub, &sb) == 0) {
-                if (S_ISDIR(sb.st_mode))
-                    stat = walk(sub, subkey, out, depth + 1);
-                else if (S_ISREG(sb.st_mode))
-                    stat = ncz_keys_add(out, subkey);
+            break;
+        }
+        sprintf(sub, "%s/%s", dir, n);
+        if (lstat(sub, &sb) != 0)
+            ; /* gone meanwhile */
+        else if (S_ISREG(sb.st_mode))
+            stat = ncz_keys_add_full(out, key, n, nl);
+        else if (S_ISDIR(sb.st_mode)) {
+            char *subkey = malloc(kl + nl + 2);
+            if (subkey) {
+                sprintf(subkey, "%s/%s", key, n);
+                stat = walk(sub, subkey, out, depth + 1);
+            } else {
+                stat = NC_ENOMEM;
             }
+            free(subkey);
         }
         free(sub);
-        free(subkey);
     }
     closedir(d);
     return stat;
 }
 
+/* The lister of zmap_impl.h: the directory of prefix, read (children) or
+ * walked (full keys). */
+static int
+file_lister(NCZ_map *map, const char *prefix, int full, NCZ_keys *out)
+{
+    const char *k = strcmp(prefix, "/") == 0 ? "" : prefix;
+    char *dir = key_path((FileMap *)map, k);
+    if (!dir)
+        return NC_ENOMEM;
+    if (full) {
+        int stat = walk(dir, k, out, 0);
+        free(dir);
+        return stat;
+    }
+    int stat = NC_NOERR;
+    DIR *d = opendir(dir);
+    free(dir);
+    if (!d) {
+        stat = errno_to_nc(errno, 0);
+        return stat == NC_EEMPTY ? NC_NOERR : stat; /* nothing under prefix */
+    }
+    struct dirent *de;
+    while (!stat && (de = readdir(d)))
+        if (!is_tmp_name(de->d_name))
+            stat = ncz_keys_add_child(out, de->d_name, strlen(de->d_name));
+    closedir(d);
+    return stat;
+}
+
+static int
+file_list(NCZ_map *map, const char *prefix, NCZ_keys *out)
+{
+    return ncz_list_frame(map, prefix, 0, out, file_lister);
+}
+
 static int
 file_list_all(NCZ_map *map, const char *prefix, NCZ_keys *out)
 {
-    FileMap *fm = (FileMap *)map;
-    int stat;
-    if ((stat = ncz_prefix_check(prefix)))
-        return stat;
-    const char *k = strcmp(prefix, "/") == 0 ? "" : prefix;
-    char *dir = key_path(fm, k);
-    if (!dir)
-        return NC_ENOMEM;
-    size_t before = out->n;
-    stat = walk(dir, k, out, 0);
-    free(dir);
-    if (!stat && out->n > before)
-        ncz_keys_sort_unique(out);
-    return stat;
+    return ncz_list_frame(map, prefix, 1, out, file_lister);
 }
 
 static int
@@ -452,13 +444,6 @@ file_close(NCZ_map *map, int deleteit)
     return stat;
 }
 
-static uint64_t
-file_nrequests(NCZ_map *map)
-{
-    (void)map;
-    return 0;
-}
-
 static const NCZ_map_ops file_ops = {
     .version = NCZ_MAP_VERSION,
     .close = file_close,
@@ -472,7 +457,7 @@ static const NCZ_map_ops file_ops = {
     .list_all = file_list_all,
     .read_many = ncz_read_many_serial,
     .write_many = ncz_write_many_serial,
-    .nrequests = file_nrequests,
+    .nrequests = ncz_nrequests_none,
 };
 
 /* Would deleting the directory at path destroy something that is not a

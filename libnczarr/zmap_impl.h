@@ -29,6 +29,26 @@ int ncz_read_many_serial(NCZ_map *map, size_t n, NCZ_read_req *reqs);
 /* write_many as a loop over map->ops->write (directory and zip stores). */
 int ncz_write_many_serial(NCZ_map *map, size_t n, NCZ_write_req *reqs);
 
+/* base[0..blen) + rest (+ "/" when slash) in a new string; NULL: no memory.
+ * How a backend maps a key or listing prefix to its path or entry name. */
+char *ncz_path_join(const char *base, size_t blen, const char *rest, int slash);
+
+/* The frame of every list/list_all: check prefix (NC_EINVAL), let fn add
+ * names (full 0: immediate children, 1: full keys) to out, then sort and
+ * de-duplicate what it added. */
+typedef int (*ncz_lister)(NCZ_map *map, const char *prefix, int full, NCZ_keys *out);
+int ncz_list_frame(NCZ_map *map, const char *prefix, int full, NCZ_keys *out, ncz_lister fn);
+/* Add the child name c[0..l) to a listing; names that cannot be a key
+ * component ("", ".", "..", with '/') and a repeat of the last name added
+ * are skipped.  NC_ENOMEM only. */
+int ncz_keys_add_child(NCZ_keys *out, const char *c, size_t l);
+/* Add the key head + "/" + rest[0..l) (head "" or a key) to a listing,
+ * unless it is not a valid key (skipped).  NC_ENOMEM only. */
+int ncz_keys_add_full(NCZ_keys *out, const char *head, const char *rest, size_t l);
+
+/* nrequests of the stores that make no requests. */
+uint64_t ncz_nrequests_none(NCZ_map *map);
+
 /* 1 if the file at path starts with a zip local-file or end-of-central-
  * directory signature. */
 int ncz_is_zip_file(const char *path);

@@ -528,16 +528,10 @@ raw_prefix(S3Map *sm, const char *prefix)
     return s;
 }
 
+/* Walk every page of the listing of raw: children (full 0, a delimiter
+ * listing) or full keys head + "/" + the rest after raw (full 1). */
 static int
-valid_component(const char *c, size_t l)
-{
-    return l > 0 && l <= NCZ_MAX_KEY && !memchr(c, '/', l) &&
-           !(l == 1 && c[0] == '.') && !(l == 2 && c[0] == '.' && c[1] == '.');
-}
-
-/* Walk every page of a listing; each key/prefix goes to add(). */
-static int
-list_walk(S3Map *sm, const char *raw, int delim, NCZ_keys *out, int full)
+list_walk(S3Map *sm, const char *raw, int full, const char *head, NCZ_keys *out)
 {
     int stat = NC_NOERR;
     size_t rl = strlen(raw);
@@ -545,7 +539,7 @@ list_walk(S3Map *sm, const char *raw, int delim, NCZ_keys *out, int full)
     size_t pages = 0;
     do {
         NCZ_s3_listing page;
-        if ((stat = list_page(sm, raw, delim, S3_LIST_PAGE, token, &page)))
+        if ((stat = list_page(sm, raw, !full, S3_LIST_PAGE, token, &page)))
             break;
         /* a server repeating its token would make us loop forever */
         if (page.truncated && token && strcmp(token, page.next_token) == 0)
@@ -565,29 +559,8 @@ list_walk(S3Map *sm, const char *raw, int delim, NCZ_keys *out, int full)
                 size_t restl = kl - rl;
                 if (pass && rest[restl - 1] == '/')
                     restl--;
-                if (full) {
-                    char *key = malloc(restl + 2);
-                    if (!key) {
-                        stat = NC_ENOMEM;
-                        break;
-                    }
-                    key[0] = '/';
-                    memcpy(key + 1, rest, restl);
-                    key[restl + 1] = '\0';
-                    if (ncz_key_check(key) == NC_NOERR)
-                        stat = ncz_keys_add(out, key);
-                    free(key);
-                } else if (valid_component(rest, restl)) {
-                    char *c = malloc(restl + 1);
-                    if (!c) {
-                        stat = NC_ENOMEM;
-                        break;
-                    }
-                    memcpy(c, rest, restl);
-                    c[restl] = '\0';
-                    stat = ncz_keys_add(out, c);
-                    free(c);
-                }
+                stat = full ? ncz_keys_add_full(out, head, rest, restl)
+                            : ncz_keys_add_child(out, rest, restl);
             }
         }
         ncz_s3_listing_clear(&page);
@@ -596,55 +569,31 @@ list_walk(S3Map *sm, const char *raw, int delim, NCZ_keys *out, int full)
             stat = NC_ES3;
     } while (!stat && token);
     free(token);
-    if (!stat)
-        ncz_keys_sort_unique(out);
+    return stat;
+}
+
+/* The lister of zmap_impl.h. */
+static int
+s3_lister(NCZ_map *map, const char *prefix, int full, NCZ_keys *out)
+{
+    char *raw = raw_prefix((S3Map *)map, prefix);
+    if (!raw)
+        return NC_ENOMEM;
+    int stat = list_walk((S3Map *)map, raw, full, strcmp(prefix, "/") == 0 ? "" : prefix, out);
+    free(raw);
     return stat;
 }
 
 static int
 s3_list(NCZ_map *map, const char *prefix, NCZ_keys *out)
 {
-    int stat;
-    if ((stat = ncz_prefix_check(prefix)))
-        return stat;
-    char *raw = raw_prefix((S3Map *)map, prefix);
-    if (!raw)
-        return NC_ENOMEM;
-    stat = list_walk((S3Map *)map, raw, 1, out, 0);
-    free(raw);
-    return stat;
+    return ncz_list_frame(map, prefix, 0, out, s3_lister);
 }
 
 static int
 s3_list_all(NCZ_map *map, const char *prefix, NCZ_keys *out)
 {
-    int stat;
-    if ((stat = ncz_prefix_check(prefix)))
-        return stat;
-    S3Map *sm = (S3Map *)map;
-    char *raw = raw_prefix(sm, prefix);
-    if (!raw)
-        return NC_ENOMEM;
-    /* list_walk strips raw; full keys keep the listing prefix */
-    NCZ_keys rel = {0};
-    stat = list_walk(sm, raw, 0, &rel, 1);
-    free(raw);
-    const char *kp = strcmp(prefix, "/") == 0 ? "" : prefix;
-    for (size_t i = 0; i < rel.n && !stat; i++) {
-        size_t n = strlen(kp) + strlen(rel.keys[i]) + 1;
-        char *k = malloc(n);
-        if (!k) {
-            stat = NC_ENOMEM;
-            break;
-        }
-        snprintf(k, n, "%s%s", kp, rel.keys[i]);
-        stat = ncz_key_check(k) ? NC_NOERR : ncz_keys_add(out, k);
-        free(k);
-    }
-    ncz_keys_free(&rel);
-    if (!stat)
-        ncz_keys_sort_unique(out);
-    return stat;
+    return ncz_list_frame(map, prefix, 1, out, s3_lister);
 }
 
 /* ---- read_many / write_many: concurrent transfers through curl multi ---------- */

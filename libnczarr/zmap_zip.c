@@ -91,13 +91,7 @@ archive_err(ZipMap *zm)
 static char *
 entry_name(const ZipMap *zm, const char *key)
 {
-    size_t kl = strlen(key + 1);
-    char *n = malloc(zm->plen + kl + 1);
-    if (n) {
-        memcpy(n, zm->prefix, zm->plen);
-        memcpy(n + zm->plen, key + 1, kl + 1);
-    }
-    return n;
+    return ncz_path_join(zm->prefix, zm->plen, key + 1, 0);
 }
 
 static Pending *
@@ -109,55 +103,58 @@ find_pending(ZipMap *zm, const char *name)
     return NULL;
 }
 
-/* Locate key: a pending buffer (*pp) or an archive entry (*idxp, *sizep). */
+/* Where the object of a key is: written this session (p, its bytes in the
+ * spill file) or only in the archive; idx its archive entry, size its size. */
+typedef struct Where {
+    Pending *p;
+    zip_int64_t idx;
+    uint64_t size;
+} Where;
+
+/* The one lookup of a key every op does: NC_EEMPTY if nothing is there. */
 static int
-locate(ZipMap *zm, const char *key, Pending **pp, zip_int64_t *idxp, uint64_t *sizep)
+locate(ZipMap *zm, const char *key, Where *w)
 {
     int stat;
+    *w = (Where){.p = NULL, .idx = -1, .size = 0};
     if ((stat = ncz_key_check(key)))
         return stat;
     char *name = entry_name(zm, key);
     if (!name)
         return NC_ENOMEM;
-    *pp = find_pending(zm, name);
-    if (*pp) {
-        *sizep = (*pp)->len;
-        free(name);
+    w->p = find_pending(zm, name);
+    w->idx = zip_name_locate(zm->za, name, 0);
+    free(name);
+    if (w->idx < 0)
+        return NC_EEMPTY;
+    if (w->p) {
+        w->size = w->p->len;
         return NC_NOERR;
     }
-    zip_int64_t idx = zip_name_locate(zm->za, name, 0);
-    free(name);
-    if (idx < 0)
-        return NC_EEMPTY;
     zip_stat_t st;
     zip_stat_init(&st);
-    if (zip_stat_index(zm->za, (zip_uint64_t)idx, 0, &st) != 0)
+    if (zip_stat_index(zm->za, (zip_uint64_t)w->idx, 0, &st) != 0)
         return archive_err(zm);
     if (!(st.valid & ZIP_STAT_SIZE))
         return NC_ENOTNC;
-    *idxp = idx;
-    *sizep = st.size;
+    w->size = st.size;
     return NC_NOERR;
 }
 
 static int
 zipm_exists(NCZ_map *map, const char *key)
 {
-    Pending *p;
-    zip_int64_t idx;
-    uint64_t size;
-    return locate((ZipMap *)map, key, &p, &idx, &size);
+    Where w;
+    return locate((ZipMap *)map, key, &w);
 }
 
 static int
 zipm_len(NCZ_map *map, const char *key, uint64_t *lenp)
 {
-    Pending *p;
-    zip_int64_t idx = -1;
-    uint64_t size = 0; /* set by locate on success; -O2 cannot see it */
-    int stat = locate((ZipMap *)map, key, &p, &idx, &size);
+    Where w;
+    int stat = locate((ZipMap *)map, key, &w);
     if (!stat)
-        *lenp = size;
+        *lenp = w.size;
     return stat;
 }
 
@@ -253,43 +250,39 @@ static int
 zipm_read(NCZ_map *map, const char *key, uint64_t start, uint64_t count, void *buf)
 {
     ZipMap *zm = (ZipMap *)map;
-    Pending *p;
-    zip_int64_t idx = -1;
-    uint64_t size = 0; /* set by locate on success; -O2 cannot see it */
-    int stat = locate(zm, key, &p, &idx, &size);
+    Where w;
+    int stat = locate(zm, key, &w);
     if (stat)
         return stat;
-    if (start > size || count > size - start)
+    if (start > w.size || count > w.size - start)
         return NC_EINVAL;
     if (count == 0)
         return NC_NOERR;
-    if (p)
-        return spill_read(zm, p->off + start, count, buf);
-    return read_entry(zm, idx, start, count, buf);
+    if (w.p)
+        return spill_read(zm, w.p->off + start, count, buf);
+    return read_entry(zm, w.idx, start, count, buf);
 }
 
 static int
 zipm_read_all(NCZ_map *map, const char *key, void **datap, size_t *lenp)
 {
     ZipMap *zm = (ZipMap *)map;
-    Pending *p;
-    zip_int64_t idx = -1;
-    uint64_t size = 0; /* set by locate on success; -O2 cannot see it */
-    int stat = locate(zm, key, &p, &idx, &size);
+    Where w;
+    int stat = locate(zm, key, &w);
     if (stat)
         return stat;
-    if (size > SIZE_MAX - 1)
+    if (w.size > SIZE_MAX - 1)
         return NC_ENOMEM;
-    void *data = malloc(size ? (size_t)size : 1);
+    void *data = malloc(w.size ? (size_t)w.size : 1);
     if (!data)
         return NC_ENOMEM;
-    if (size && (stat = p ? spill_read(zm, p->off, size, data)
-                          : read_entry(zm, idx, 0, size, data))) {
+    if (w.size && (stat = w.p ? spill_read(zm, w.p->off, w.size, data)
+                              : read_entry(zm, w.idx, 0, w.size, data))) {
         free(data);
         return stat;
     }
     *datap = data;
-    *lenp = (size_t)size;
+    *lenp = (size_t)w.size;
     return NC_NOERR;
 }
 
@@ -355,153 +348,60 @@ static int
 zipm_del(NCZ_map *map, const char *key)
 {
     ZipMap *zm = (ZipMap *)map;
+    Where w;
     int stat;
     if (!(map->mode & NCZ_MAP_WRITE))
         return NC_EPERM;
-    if ((stat = ncz_key_check(key)))
+    if ((stat = locate(zm, key, &w)))
         return stat;
-    char *name = entry_name(zm, key);
-    if (!name)
-        return NC_ENOMEM;
-    zip_int64_t idx = zip_name_locate(zm->za, name, 0);
-    if (idx < 0) {
-        stat = NC_EEMPTY;
-    } else if (zip_delete(zm->za, (zip_uint64_t)idx) != 0) {
-        stat = archive_err(zm);
-    } else {
-        Pending *p = find_pending(zm, name);
-        if (p) {
-            /* libzip no longer references the buffer of a deleted entry */
-            free(p->name);
-            *p = zm->pend[--zm->npend];
-        }
+    if (zip_delete(zm->za, (zip_uint64_t)w.idx) != 0)
+        return archive_err(zm);
+    if (w.p) {
+        free(w.p->name);
+        *w.p = zm->pend[--zm->npend];
     }
-    free(name);
-    return stat;
+    return NC_NOERR;
 }
 
-/* Entry names of the archive under the directory prefix dir ("" or "x/"),
- * handed to fn(rest, isdir) with rest the name after dir. */
-typedef int (*entry_fn)(void *ctx, const char *rest);
-
+/* The lister of zmap_impl.h: every entry under the archive directory of
+ * prefix (P + prefix[1:] + "/"), as a child name or a full key. */
 static int
-each_entry(ZipMap *zm, const char *dir, entry_fn fn, void *ctx)
+zip_lister(NCZ_map *map, const char *prefix, int full, NCZ_keys *out)
 {
+    ZipMap *zm = (ZipMap *)map;
     int stat = NC_NOERR;
+    int root = strcmp(prefix, "/") == 0;
+    char *dir = ncz_path_join(zm->prefix, zm->plen, root ? "" : prefix + 1, !root);
+    if (!dir)
+        return NC_ENOMEM;
     size_t dl = strlen(dir);
     zip_int64_t n = zip_get_num_entries(zm->za, 0);
     for (zip_int64_t i = 0; i < n && !stat; i++) {
         const char *name = zip_get_name(zm->za, (zip_uint64_t)i, 0);
-        if (!name)
-            continue; /* deleted */
-        if (strncmp(name, dir, dl) == 0 && name[dl])
-            stat = fn(ctx, name + dl);
+        if (!name || strncmp(name, dir, dl) != 0 || !name[dl])
+            continue; /* deleted, or not under prefix */
+        const char *rest = name + dl;
+        if (full) {
+            stat = ncz_keys_add_full(out, root ? "" : prefix, rest, strlen(rest));
+        } else {
+            const char *slash = strchr(rest, '/');
+            stat = ncz_keys_add_child(out, rest, slash ? (size_t)(slash - rest) : strlen(rest));
+        }
     }
+    free(dir);
     return stat;
-}
-
-/* A listing never hands out a component that is not a valid key part. */
-static int
-bad_component(const char *c, size_t l)
-{
-    return l == 0 || (l == 1 && c[0] == '.') || (l == 2 && c[0] == '.' && c[1] == '.');
-}
-
-static int
-add_child(void *ctx, const char *rest)
-{
-    NCZ_keys *out = ctx;
-    const char *slash = strchr(rest, '/');
-    size_t l = slash ? (size_t)(slash - rest) : strlen(rest);
-    if (bad_component(rest, l) || l > NCZ_MAX_KEY)
-        return NC_NOERR;
-    char buf[NCZ_MAX_KEY + 1];
-    memcpy(buf, rest, l);
-    buf[l] = '\0';
-    /* children repeat once per entry below them: skip the common case cheaply */
-    if (out->n && strcmp(out->keys[out->n - 1], buf) == 0)
-        return NC_NOERR;
-    return ncz_keys_add(out, buf);
-}
-
-typedef struct AllCtx {
-    NCZ_keys *out;
-    const char *keyprefix; /* "" or "/a/b" */
-} AllCtx;
-
-static int
-add_full(void *ctx, const char *rest)
-{
-    AllCtx *a = ctx;
-    size_t rl = strlen(rest), kl = strlen(a->keyprefix);
-    if (rest[rl - 1] == '/')
-        return NC_NOERR; /* a directory entry is not an object */
-    if (kl + rl + 2 > NCZ_MAX_KEY + 1)
-        return NC_NOERR;
-    char buf[NCZ_MAX_KEY + 2];
-    memcpy(buf, a->keyprefix, kl);
-    buf[kl] = '/';
-    memcpy(buf + kl + 1, rest, rl + 1);
-    if (ncz_key_check(buf))
-        return NC_NOERR; /* hostile entry name ("a//b", "../x"): not a key */
-    return ncz_keys_add(a->out, buf);
-}
-
-/* The archive directory of a listing prefix: P + prefix[1:] + "/". */
-static char *
-list_dir(ZipMap *zm, const char *prefix)
-{
-    int root = strcmp(prefix, "/") == 0;
-    size_t pl = root ? 0 : strlen(prefix + 1);
-    char *d = malloc(zm->plen + pl + 2);
-    if (!d)
-        return NULL;
-    memcpy(d, zm->prefix, zm->plen);
-    if (root) {
-        d[zm->plen] = '\0';
-    } else {
-        memcpy(d + zm->plen, prefix + 1, pl);
-        d[zm->plen + pl] = '/';
-        d[zm->plen + pl + 1] = '\0';
-    }
-    return d;
 }
 
 static int
 zipm_list(NCZ_map *map, const char *prefix, NCZ_keys *out)
 {
-    ZipMap *zm = (ZipMap *)map;
-    int stat;
-    if ((stat = ncz_prefix_check(prefix)))
-        return stat;
-    char *dir = list_dir(zm, prefix);
-    if (!dir)
-        return NC_ENOMEM;
-    size_t before = out->n;
-    stat = each_entry(zm, dir, add_child, out);
-    free(dir);
-    if (!stat && out->n > before)
-        ncz_keys_sort_unique(out);
-    return stat;
+    return ncz_list_frame(map, prefix, 0, out, zip_lister);
 }
 
 static int
 zipm_list_all(NCZ_map *map, const char *prefix, NCZ_keys *out)
 {
-    ZipMap *zm = (ZipMap *)map;
-    int stat;
-    if ((stat = ncz_prefix_check(prefix)))
-        return stat;
-    char *dir = list_dir(zm, prefix);
-    if (!dir)
-        return NC_ENOMEM;
-    AllCtx a = {.out = out, .keyprefix = strcmp(prefix, "/") == 0 ? "" : prefix};
-    size_t before = out->n;
-    stat = each_entry(zm, dir, add_full, &a);
-    free(dir);
-    if (!stat && out->n > before)
-        ncz_keys_sort_unique(out);
-    return stat;
+    return ncz_list_frame(map, prefix, 1, out, zip_lister);
 }
 
 static void
@@ -542,13 +442,6 @@ zipm_close(NCZ_map *map, int deleteit)
     return stat;
 }
 
-static uint64_t
-zipm_nrequests(NCZ_map *map)
-{
-    (void)map;
-    return 0;
-}
-
 static const NCZ_map_ops zip_ops = {
     .version = NCZ_MAP_VERSION,
     .close = zipm_close,
@@ -562,7 +455,7 @@ static const NCZ_map_ops zip_ops = {
     .list_all = zipm_list_all,
     .read_many = ncz_read_many_serial,
     .write_many = ncz_write_many_serial,
-    .nrequests = zipm_nrequests,
+    .nrequests = ncz_nrequests_none,
 };
 
 /* Upstream's dataset directory: the file name less one extension, + "/". */
