@@ -144,3 +144,97 @@ ncz_all_fill(const void *buf, size_t n, size_t esize, const void *fill)
      * shifted by one element. */
     return memcmp(b, b + esize, (n - 1) * esize) == 0;
 }
+
+/* ---- variable-length strings ----------------------------------------------------- */
+
+void
+ncz_strings_free(char **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(v[i]);
+        v[i] = NULL;
+    }
+}
+
+/* A copy of s, NULL for NULL or "" (the empty string costs nothing). */
+static int
+str_dup(const char *s, char **out)
+{
+    size_t l;
+    *out = NULL;
+    if (s == NULL || (l = strlen(s)) == 0)
+        return NC_NOERR;
+    if ((*out = malloc(l + 1)) == NULL)
+        return NC_ENOMEM;
+    memcpy(*out, s, l + 1);
+    return NC_NOERR;
+}
+
+int
+ncz_strings_copy_strided(int rank, const size_t *count, char *const *src, const size_t *sstr, char **dst,
+                         const size_t *dstr)
+{
+    size_t idx[NC_MAX_VAR_DIMS], soff = 0, doff = 0;
+    int outer = rank - 1;
+    if (rank == 0) {
+        char *c;
+        if (str_dup(src[0], &c))
+            return NC_ENOMEM;
+        free(dst[0]);
+        dst[0] = c;
+        return NC_NOERR;
+    }
+    for (int k = 0; k < rank; k++) {
+        if (count[k] == 0)
+            return NC_NOERR;
+        idx[k] = 0;
+    }
+    for (;;) {
+        for (size_t i = 0; i < count[outer]; i++) {
+            char *c, **d = &dst[doff + i * dstr[outer]];
+            if (str_dup(src[soff + i * sstr[outer]], &c))
+                return NC_ENOMEM;
+            free(*d);
+            *d = c;
+        }
+        int k = outer - 1;
+        for (; k >= 0; k--) {
+            soff += sstr[k];
+            doff += dstr[k];
+            if (++idx[k] < count[k])
+                break;
+            soff -= sstr[k] * count[k];
+            doff -= dstr[k] * count[k];
+            idx[k] = 0;
+        }
+        if (k < 0)
+            return NC_NOERR;
+    }
+}
+
+int
+ncz_strings_all_fill(char *const *v, size_t n, const char *fill)
+{
+    if (fill == NULL)
+        fill = "";
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(v[i] ? v[i] : "", fill) != 0)
+            return 0;
+    return 1;
+}
+
+int
+ncz_strings_fill(char **v, size_t n, const char *fill)
+{
+    if (fill == NULL || fill[0] == '\0') {
+        memset(v, 0, n * sizeof(char *));
+        return NC_NOERR;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (str_dup(fill, &v[i])) {
+            ncz_strings_free(v, i);
+            memset(v + i, 0, (n - i) * sizeof(char *));
+            return NC_ENOMEM;
+        }
+    return NC_NOERR;
+}

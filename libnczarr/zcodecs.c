@@ -272,8 +272,19 @@ ncz_codecs_from_json_v2(NC4_file *f, NC4_var *var, json_object *filters, json_ob
     if (filters != NULL && !json_object_is_type(filters, json_type_null)) {
         if (!json_object_is_type(filters, json_type_array))
             return NC_ENCZARR;
-        for (size_t i = 0; i < json_object_array_length(filters) && !stat; i++)
-            stat = v2_one(var, json_object_array_get_idx(filters, i), &v, &n, &cap);
+        for (size_t i = 0; i < json_object_array_length(filters) && !stat; i++) {
+            json_object *c = json_object_array_get_idx(filters, i);
+            const char *id = jstr(c, "id");
+            if (i == 0 && id != NULL && strcmp(id, "vlen-utf8") == 0) {
+                /* zarr-python's object codec of "|O" strings: the data path's
+                 * string encoding, not a byte codec. */
+                if (var->xtype != NC_STRING)
+                    stat = NC_ENCZARR;
+                zv->vlen_utf8 = 1;
+                continue;
+            }
+            stat = v2_one(var, c, &v, &n, &cap);
+        }
     }
     if (!stat && compressor != NULL && !json_object_is_type(compressor, json_type_null)) {
         if (!json_object_is_type(compressor, json_type_object))
@@ -412,14 +423,21 @@ ncz_codecs_to_json_v2(NC4_file *f, NC4_var *var, json_object **filtersp, json_ob
         zv->codecs = v;
         zv->ncodecs = n;
     }
-    if (zv->ncodecs == 0)
+    if (zv->ncodecs == 0 && !zv->vlen_utf8)
         return NC_NOERR;
-    /* The last codec is the compressor, the rest the filters (upstream's split). */
-    comp = json_object_get(zv->codecs[zv->ncodecs - 1].json);
-    if (zv->ncodecs > 1) {
+    /* The last codec is the compressor, the rest the filters (upstream's
+     * split); "|O" strings start the filters with vlen-utf8. */
+    if (zv->ncodecs > 0)
+        comp = json_object_get(zv->codecs[zv->ncodecs - 1].json);
+    if (zv->ncodecs > 1 || zv->vlen_utf8) {
         if ((arr = json_object_new_array()) == NULL) {
             json_object_put(comp);
             return NC_ENOMEM;
+        }
+        if (zv->vlen_utf8) {
+            json_object *o = json_object_new_object();
+            json_object_object_add(o, "id", json_object_new_string("vlen-utf8"));
+            json_object_array_add(arr, o);
         }
         for (size_t i = 0; i + 1 < zv->ncodecs; i++)
             json_object_array_add(arr, json_object_get(zv->codecs[i].json));
@@ -826,7 +844,7 @@ ncz_codecs_to_json_v3(NC4_file *f, NC4_var *var, json_object **codecsp)
     json_object *arr;
     size_t k;
     if (!zv->sharded && !var->created && var->ndims > 0 && var->chunksizes != NULL &&
-        !zv->vlen_utf8 && zv->transpose == NULL && (k = shard_factor(f)) > 0) {
+        zv->transpose == NULL && (k = shard_factor(f)) > 0) {
         int st = make_sharded(var, k);
         if (st)
             return st;
@@ -863,7 +881,13 @@ ncz_codecs_to_json_v3(NC4_file *f, NC4_var *var, json_object **codecsp)
         for (int d = 0; d < var->ndims; d++)
             json_object_array_add(cs, json_object_new_int64((int64_t)zv->inner_chunks[d]));
         json_object_object_add(conf, "chunk_shape", cs);
-        json_object_array_add(inner, v3_bytes_json(zv->inner_bigendian));
+        if (zv->vlen_utf8) {
+            json_object *vo = json_object_new_object();
+            json_object_object_add(vo, "name", json_object_new_string("vlen-utf8"));
+            json_object_array_add(inner, vo);
+        } else {
+            json_object_array_add(inner, v3_bytes_json(zv->inner_bigendian));
+        }
         for (size_t i = 0; i < zv->ninner_codecs; i++)
             json_object_array_add(inner, json_object_get(zv->inner_codecs[i].json));
         json_object_object_add(conf, "codecs", inner);

@@ -34,7 +34,7 @@ struct ncz_pipe {
     int rank;
     size_t *shape;      /* rank entries (chunk shape, C order) */
     int *perm;          /* transpose order, or NULL */
-    int vlen;           /* vlen-utf8 strings held fixed-width in memory */
+    int vlen;           /* vlen-utf8: the chunk holds a char * per element */
     ncf_chain *head;    /* the leading HDF5-filter run, or NULL */
     size_t nsteps;      /* steps after the head */
     step *steps;
@@ -167,7 +167,7 @@ ncz_pipe_create(const NCZ_codec_spec *codecs, size_t n, size_t typesize, int swa
     *pp = NULL;
     if ((p = calloc(1, sizeof(*p))) == NULL)
         return NC_ENOMEM;
-    p->typesize = typesize;
+    p->typesize = vlen ? sizeof(char *) : typesize;
     p->vlen = vlen;
     p->swap = !vlen && swap && (typesize == 2 || typesize == 4 || typesize == 8);
     p->rank = rank;
@@ -251,6 +251,12 @@ ncz_pipe_create(const NCZ_codec_spec *codecs, size_t n, size_t typesize, int swa
 }
 
 int
+ncz_pipe_is_vlen(const ncz_pipe *p)
+{
+    return p->vlen;
+}
+
+int
 ncz_pipe_is_raw(const ncz_pipe *p)
 {
     return p->head == NULL && p->nsteps == 0 && !p->swap && p->perm == NULL && !p->vlen;
@@ -329,23 +335,28 @@ transpose(const ncz_pipe *p, int decode, const unsigned char *src, unsigned char
 
 /* ---- vlen-utf8 ------------------------------------------------------------------------ */
 
-/* Fixed-width (w bytes, NUL-padded) -> vlen-utf8 bytes. */
+/* Strings (one char * per element, NULL: "") -> vlen-utf8 bytes. */
 static int
-vlen_encode(const unsigned char *src, size_t n, size_t w, unsigned char **outp, size_t *outlenp)
+vlen_encode(char *const *src, size_t n, unsigned char **outp, size_t *outlenp)
 {
     size_t total = 4, pos = 4;
     unsigned char *out;
-    for (size_t i = 0; i < n; i++)
-        total += 4 + strnlen((const char *)src + i * w, w);
-    if (n > 0xffffffffu || total > 0xffffffffu)
+    if (n > 0xffffffffu)
         return NC_EINVAL;
+    for (size_t i = 0; i < n; i++) {
+        size_t l = src[i] ? strlen(src[i]) : 0;
+        if (l > 0xffffffffu || total > SIZE_MAX - 4 - l)
+            return NC_EINVAL;
+        total += 4 + l;
+    }
     if ((out = malloc(total)) == NULL)
         return NC_ENOMEM;
     ncf_put_le32(out, (uint32_t)n);
     for (size_t i = 0; i < n; i++) {
-        size_t l = strnlen((const char *)src + i * w, w);
+        size_t l = src[i] ? strlen(src[i]) : 0;
         ncf_put_le32(out + pos, (uint32_t)l);
-        memcpy(out + pos + 4, src + i * w, l);
+        if (l)
+            memcpy(out + pos + 4, src[i], l);
         pos += 4 + l;
     }
     *outp = out;
@@ -353,26 +364,38 @@ vlen_encode(const unsigned char *src, size_t n, size_t w, unsigned char **outp, 
     return NC_NOERR;
 }
 
-/* vlen-utf8 bytes -> n fixed-width items (cut to w); every length checked. */
+/* vlen-utf8 bytes -> n fresh strings (empty ones NULL).  Every length is
+ * checked against the bytes left, so no allocation exceeds the stored
+ * object; on error nothing is left allocated (dst all NULL). */
 static int
-vlen_decode(const unsigned char *src, size_t len, size_t n, size_t w, unsigned char *dst)
+vlen_decode(const unsigned char *src, size_t len, size_t n, char **dst)
 {
-    size_t pos = 4;
+    size_t pos = 4, i;
+    memset(dst, 0, n * sizeof(char *));
     if (len < 4 || ncf_le32(src) != n)
         return NC_EFILTER;
-    memset(dst, 0, n * w);
-    for (size_t i = 0; i < n; i++) {
+    for (i = 0; i < n; i++) {
         size_t l;
         if (len - pos < 4)
-            return NC_EFILTER;
+            goto bad;
         l = ncf_le32(src + pos);
         pos += 4;
         if (l > len - pos)
-            return NC_EFILTER;
-        memcpy(dst + i * w, src + pos, l < w ? l : w);
+            goto bad;
+        if (l > 0) {
+            if ((dst[i] = malloc(l + 1)) == NULL) {
+                ncz_strings_free(dst, i);
+                return NC_ENOMEM;
+            }
+            memcpy(dst[i], src + pos, l);
+            dst[i][l] = '\0';
+        }
         pos += l;
     }
     return NC_NOERR;
+bad:
+    ncz_strings_free(dst, i);
+    return NC_EFILTER;
 }
 
 /* ---- decode / encode --------------------------------------------------------------- */
@@ -451,7 +474,9 @@ ncz_pipe_decode(const ncz_pipe *p, const void *src, size_t srclen, void *dst, si
     const unsigned char *cur = src;
     unsigned char *own = NULL, *tmp = NULL, *target;
     size_t len = srclen;
-    size_t limit = dstlen * 2 + ((size_t)1 << 20);
+    /* Cap on what a codec may expand to: strings have no width, so a
+     * vlen-utf8 chunk gets a fixed 1 GiB; the lengths inside are checked. */
+    size_t limit = p->vlen ? ((size_t)1 << 30) : dstlen * 2 + ((size_t)1 << 20);
     int stat = NC_NOERR;
     /* With a transpose the codecs produce the transposed chunk: decode into
      * a scratch buffer, then permute into dst. */
@@ -480,7 +505,7 @@ ncz_pipe_decode(const ncz_pipe *p, const void *src, size_t srclen, void *dst, si
         if ((stat = ncf_chain_decode(p->head, 0, cur, len, target, dstlen)))
             goto done;
     } else if (p->vlen) {
-        if ((stat = vlen_decode(cur, len, dstlen / p->typesize, p->typesize, target)))
+        if ((stat = vlen_decode(cur, len, dstlen / sizeof(char *), (char **)(void *)target)))
             goto done;
     } else {
         if (len != dstlen) {
@@ -520,7 +545,7 @@ ncz_pipe_encode(const ncz_pipe *p, const void *src, size_t srclen, void **outp, 
         src = pre;
     }
     if (p->vlen) {
-        if ((stat = vlen_encode(src, srclen / p->typesize, p->typesize, &cur, &len)))
+        if ((stat = vlen_encode((char *const *)src, srclen / sizeof(char *), &cur, &len)))
             goto done;
     } else if (p->head != NULL) {
         unsigned mask = 0;

@@ -12,7 +12,10 @@
  * and written.  A chunk that is all fill is not stored (its object is
  * deleted if it was there), as zarr-python with write_empty_chunks=False.
  * Conversions and NC_ERANGE are ncx_convert's, as elsewhere in the library;
- * NC_STRING values are stored fixed-width (v2 "|S<n>"), NUL-padded.
+ * NC_STRING values of NCZarr v2 ("|S<n>") are held fixed-width, NUL-padded;
+ * vlen-utf8 strings (v3 "string", v2 "|O") are held as one char * per
+ * element (NULL: ""), owned by the chunk holding them: a get hands out
+ * copies, a put stores copies, evicting an entry frees its strings.
  */
 #include "config.h"
 #include <pthread.h>
@@ -44,7 +47,8 @@ typedef struct zvdata {
     int rank;
     size_t chunk[NC_MAX_VAR_DIMS];
     size_t cstr[NC_MAX_VAR_DIMS]; /* C strides of a chunk, in elements */
-    size_t esize;            /* stored element bytes */
+    size_t esize;            /* element bytes in memory */
+    int vstr;                /* vlen strings: elements are owned char * */
     size_t chunkelems, chunkbytes;
     unsigned char *fill;     /* one element, memory form */
     unsigned char *fillchunk;/* a chunk of fill, made on first need */
@@ -71,12 +75,28 @@ typedef struct shardtab {
 
 /* ---- setup -------------------------------------------------------------------- */
 
+/* Free the strings an entry's chunk owns. */
+static void
+chunk_release(const zvdata *d, unsigned char *data)
+{
+    if (d->vstr && data != NULL)
+        ncz_strings_free((char **)(void *)data, d->chunkelems);
+}
+
+/* The fill string of a string variable (NULL: ""). */
+static const char *
+fill_str(const zvdata *d)
+{
+    return *(char *const *)(const void *)d->fill;
+}
+
 static void
 cache_drop_all(zvdata *d)
 {
     centry *e = d->head, *n;
     for (; e; e = n) {
         n = e->next;
+        chunk_release(d, e->data);
         free(e->key);
         free(e->data);
         free(e);
@@ -99,6 +119,8 @@ ncz_var_data_free(NCZ_var *zv)
     free(d->buckets);
     ncz_pipe_free(d->pipe);
     free(d->shard);
+    if (d->vstr && d->fill)
+        free(*(char **)(void *)d->fill);
     free(d->fill);
     free(d->fillchunk);
     pthread_mutex_destroy(&d->filllock);
@@ -129,12 +151,21 @@ budget_entries(const NC4_var *var, size_t chunkbytes)
 
 /* The fill value of var in memory form (esize bytes). */
 static int
-make_fill(NC4_file *f, NC4_var *var, size_t esize, unsigned char **fillp)
+make_fill(NC4_file *f, NC4_var *var, size_t esize, int vstr, unsigned char **fillp)
 {
     unsigned char *fill = calloc(1, esize > 8 ? esize : 8);
     if (fill == NULL)
         return NC_ENOMEM;
-    if (var->xtype == NC_STRING) {
+    if (vstr) {
+        /* A char * to the variable's own copy of its fill string (NULL: ""). */
+        const char *s = var->fill_value ? *(char *const *)var->fill_value : NULL;
+        char *c = NULL;
+        if (s != NULL && s[0] != '\0' && (c = strdup(s)) == NULL) {
+            free(fill);
+            return NC_ENOMEM;
+        }
+        memcpy(fill, &c, sizeof(c));
+    } else if (var->xtype == NC_STRING) {
         /* Stored fixed-width: the fill string's bytes, NUL-padded. */
         const char *s = var->fill_value ? *(char *const *)var->fill_value : NULL;
         if (s != NULL)
@@ -184,6 +215,10 @@ setup(NC4_file *f, NC4_var *var, zvdata **dp)
     pthread_mutex_init(&d->filllock, NULL);
     d->rank = var->ndims;
     d->esize = zv->typesize;
+    if (var->xtype == NC_STRING && zv->vlen_utf8) {
+        d->vstr = 1;
+        d->esize = sizeof(char *);
+    }
     d->chunkelems = 1;
     for (int k = 0; k < d->rank; k++) {
         d->chunk[k] = var->chunksizes[k];
@@ -240,7 +275,7 @@ setup(NC4_file *f, NC4_var *var, zvdata **dp)
                                    crc, d->pipe)))
             goto fail;
     }
-    if ((stat = make_fill(f, var, d->esize, &d->fill)))
+    if ((stat = make_fill(f, var, d->esize, d->vstr, &d->fill)))
         goto fail;
     d->maxentries = budget_entries(var, d->chunkbytes);
     d->nbuckets = 64;
@@ -439,6 +474,7 @@ cache_remove(zvdata *d, centry *e)
         *pp = e->hnext;
     lru_unlink(d, e);
     d->nentries--;
+    chunk_release(d, e->data);
     free(e->key);
     /* Keep a few chunk buffers for the next entries (no fresh pages). */
     if (d->nspare < SPARE_MAX)
@@ -518,7 +554,8 @@ enc_task(void *arg, size_t i)
             j->status = store_job(c->map, j);
         return;
     }
-    if (ncz_all_fill(j->e->data, d->chunkelems, d->esize, d->fill)) {
+    if (d->vstr ? ncz_strings_all_fill((char *const *)(void *)j->e->data, d->chunkelems, fill_str(d))
+                : ncz_all_fill(j->e->data, d->chunkelems, d->esize, d->fill)) {
         j->empty = 1;
         j->status = c->map != NULL ? store_job(c->map, j) : NC_NOERR;
         return;
@@ -632,7 +669,8 @@ user_off(const sel *s, const rd_job *j)
     return off;
 }
 
-static void
+/* Copy job j's part of chunk into out (strings: copies of them). */
+static int
 copy_part(const zvdata *d, const sel *s, const rd_job *j, const unsigned char *chunk, unsigned char *out)
 {
     size_t soff = 0, sstr[NC_MAX_VAR_DIMS];
@@ -640,8 +678,12 @@ copy_part(const zvdata *d, const sel *s, const rd_job *j, const unsigned char *c
         soff += j->l0[k] * d->cstr[k];
         sstr[k] = s->stride[k] * d->cstr[k];
     }
+    if (d->vstr)
+        return ncz_strings_copy_strided(s->rank, j->nk, (char *const *)(const void *)chunk + soff, sstr,
+                                        (char **)(void *)out + user_off(s, j), s->ustr);
     ncz_copy_strided(s->rank, d->esize, j->nk, chunk + soff * d->esize, sstr, out + user_off(s, j) * d->esize,
                      s->ustr);
+    return NC_NOERR;
 }
 
 static void
@@ -655,15 +697,14 @@ rd_task(void *arg, size_t i)
     size_t rawlen;
     int stat = NC_NOERR;
     if (j->cached) {
-        copy_part(d, c->s, j, j->cached, c->out);
-        j->status = NC_NOERR;
+        j->status = copy_part(d, c->s, j, j->cached, c->out);
         return;
     }
     if (j->absent) {
         if ((src = fill_chunk(d)) == NULL)
             stat = NC_ENOMEM;
         else
-            copy_part(d, c->s, j, src, c->out);
+            stat = copy_part(d, c->s, j, src, c->out);
         j->status = stat;
         return;
     }
@@ -691,7 +732,7 @@ rd_task(void *arg, size_t i)
         if ((src = fill_chunk(d)) == NULL)
             stat = NC_ENOMEM;
         else
-            copy_part(d, c->s, j, src, c->out);
+            stat = copy_part(d, c->s, j, src, c->out);
         j->status = stat;
         return;
     }
@@ -709,8 +750,10 @@ rd_task(void *arg, size_t i)
         stat = ncz_shard_decode(d->shard, raw, rawlen, tmp, d->fill, c->inner);
     else
         stat = ncz_pipe_decode(d->pipe, raw, rawlen, tmp, d->chunkbytes);
-    if (stat == NC_NOERR && !j->direct)
-        copy_part(d, c->s, j, tmp, c->out);
+    if (stat == NC_NOERR && !j->direct) {
+        stat = copy_part(d, c->s, j, tmp, c->out);
+        chunk_release(d, tmp); /* the scratch chunk's own strings */
+    }
     free(j->req->data);
     j->req->data = NULL;
     j->status = stat;
@@ -1018,11 +1061,15 @@ get_entry(NC4_file *f, zvdata *d, const char *key, int whole, centry **ep)
         data = d->spare[--d->nspare];
     else if ((data = malloc(d->chunkbytes ? d->chunkbytes : 1)) == NULL)
         return NC_ENOMEM;
-    if (!whole) {
+    if (whole && d->vstr) {
+        memset(data, 0, d->chunkbytes); /* no strings yet: the write replaces NULLs */
+    } else if (!whole) {
         void *raw = NULL;
         size_t len = 0;
         stat = map->ops->read_all(map, key, &raw, &len);
-        if (stat == NC_EEMPTY) {
+        if (stat == NC_EEMPTY && d->vstr) {
+            stat = ncz_strings_fill((char **)(void *)data, d->chunkelems, fill_str(d));
+        } else if (stat == NC_EEMPTY) {
             const unsigned char *fc = fill_chunk(d);
             if (fc == NULL)
                 stat = NC_ENOMEM;
@@ -1043,6 +1090,7 @@ get_entry(NC4_file *f, zvdata *d, const char *key, int whole, centry **ep)
         }
     }
     if ((stat = cache_insert(d, key, data, ep))) {
+        chunk_release(d, data);
         free(data);
         return stat;
     }
@@ -1112,7 +1160,8 @@ dw_task(void *arg, size_t i)
         data = buf;
         scratch = 1;
     }
-    if (ncz_all_fill(data, d->chunkelems, d->esize, d->fill)) {
+    if (d->vstr ? ncz_strings_all_fill((char *const *)(const void *)data, d->chunkelems, fill_str(d))
+                : ncz_all_fill(data, d->chunkelems, d->esize, d->fill)) {
         j->empty = 1;
     } else if (ncz_pipe_is_raw(d->pipe) && (c->map != NULL || !scratch)) {
         j->out = (void *)data;
@@ -1169,8 +1218,9 @@ write_sel(NC4_file *f, NC4_var *var, zvdata *d, const sel *s, const unsigned cha
     size_t k0[NC_MAX_VAR_DIMS], nk[NC_MAX_VAR_DIMS], l0[NC_MAX_VAR_DIMS];
     dw_job direct[DIRECT_BATCH];
     size_t ndirect = 0;
-    /* Strings are converted per element on their way in: cache path. */
-    int can_direct = d->shard == NULL && var->xtype != NC_STRING && s->rank > 0;
+    /* Fixed-width strings are converted per element on their way in: cache
+     * path; vlen strings encode from the caller's pointers. */
+    int can_direct = d->shard == NULL && (var->xtype != NC_STRING || d->vstr) && s->rank > 0;
     int stat = NC_NOERR;
     memset(direct, 0, sizeof(direct));
     for (int k = 0; k < s->rank; k++)
@@ -1226,9 +1276,15 @@ write_sel(NC4_file *f, NC4_var *var, zvdata *d, const sel *s, const unsigned cha
                 doff += l0[k] * d->cstr[k];
                 dstr[k] = s->stride[k] * d->cstr[k];
             }
-            ncz_copy_strided(s->rank, d->esize, nk, src + soff * d->esize, s->ustr, e->data + doff * d->esize,
-                             dstr);
             e->dirty = 1;
+            if (d->vstr) {
+                if ((stat = ncz_strings_copy_strided(s->rank, nk, (char *const *)(const void *)src + soff, s->ustr,
+                                                     (char **)(void *)e->data + doff, dstr)))
+                    break;
+            } else {
+                ncz_copy_strided(s->rank, d->esize, nk, src + soff * d->esize, s->ustr,
+                                 e->data + doff * d->esize, dstr);
+            }
         }
     next:
         more = s->rank > 0 ? next_chunk(s, idx) : 0;
@@ -1278,7 +1334,11 @@ ncz_var_get(NC4_file *f, NC4_var *var, const size_t *start, const size_t *count,
         return stat;
     if (s.n == 0)
         return NC_NOERR;
-    if (memtype != var->xtype || var->xtype == NC_STRING) {
+    if (d->vstr) {
+        /* Read into NULLs, so whatever a failed read made can be freed. */
+        if ((tmp = calloc(s.n, sizeof(char *))) == NULL)
+            return NC_ENOMEM;
+    } else if (memtype != var->xtype || var->xtype == NC_STRING) {
         if (s.n > SIZE_MAX / d->esize || (tmp = malloc(s.n * d->esize)) == NULL)
             return NC_ENOMEM;
     }
@@ -1286,9 +1346,22 @@ ncz_var_get(NC4_file *f, NC4_var *var, const size_t *start, const size_t *count,
         stat = read_sel_sharded(f, var, d, &s, tmp ? tmp : buf);
     else
         stat = read_sel(f, var, d, &s, tmp ? tmp : buf);
-    if (stat)
+    if (stat) {
+        if (d->vstr)
+            ncz_strings_free((char **)(void *)tmp, s.n);
         goto done;
-    if (var->xtype == NC_STRING) {
+    }
+    if (d->vstr) {
+        /* The copies are the caller's; an empty string is a fresh "". */
+        char **got = (char **)(void *)tmp, **out = buf;
+        for (size_t i = 0; i < s.n && stat == NC_NOERR; i++)
+            if (got[i] == NULL && (got[i] = calloc(1, 1)) == NULL)
+                stat = NC_ENOMEM;
+        if (stat)
+            ncz_strings_free(got, s.n);
+        else
+            memcpy(out, got, s.n * sizeof(char *));
+    } else if (var->xtype == NC_STRING) {
         char **out = buf;
         for (size_t i = 0; i < s.n; i++) {
             const char *p = (const char *)tmp + i * d->esize;
@@ -1337,7 +1410,9 @@ ncz_var_put(NC4_file *f, NC4_var *var, const size_t *start, const size_t *count,
         return stat;
     if (s.n == 0)
         return NC_NOERR;
-    if (var->xtype == NC_STRING) {
+    if (d->vstr) {
+        src = buf; /* the caller's char *s: write_sel stores copies */
+    } else if (var->xtype == NC_STRING) {
         const char *const *in = buf;
         if (s.n > SIZE_MAX / d->esize || (tmp = calloc(s.n, d->esize)) == NULL)
             return NC_ENOMEM;

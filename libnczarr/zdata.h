@@ -14,13 +14,16 @@ typedef struct ncz_pipe ncz_pipe;
  * typesize: bytes per element; swap: the stored byte order is not the
  * machine's (applied to 2/4/8-byte elements); rank/shape/perm: the chunk's
  * shape and a transpose order (NULL: none; v2 order F is the reversed
- * axes).  vlen: the chunk holds fixed-width strings of typesize bytes
- * (NUL-padded) stored with the vlen-utf8 codec (u32 count, then u32 length
- * + bytes per item; longer stored strings are cut to typesize on read).
+ * axes).  vlen: the chunk holds one char * per element (NULL: the empty
+ * string), stored with the vlen-utf8 codec (u32 count, then u32 length +
+ * bytes per item); decode allocates the strings (the caller owns them),
+ * encode reads them.  typesize then only parametrises the byte codecs.
  * NC_ENOFILTER if some codec cannot run here. */
 int ncz_pipe_create(const NCZ_codec_spec *codecs, size_t n, size_t typesize, int swap, int vlen, int rank,
                     const size_t *shape, const int *perm, ncz_pipe **pp);
 void ncz_pipe_free(ncz_pipe *p);
+/* 1 when the chunk holds char * strings (vlen-utf8). */
+int ncz_pipe_is_vlen(const ncz_pipe *p);
 /* 1 when stored bytes are the chunk as it is in memory (no codec at all). */
 int ncz_pipe_is_raw(const ncz_pipe *p);
 /* Stored bytes -> the chunk in C order, exactly dstlen bytes (NC_EFILTER
@@ -42,6 +45,7 @@ typedef struct ncz_shard {
     size_t typesize;
     int at_start;                    /* index_location "start" */
     int crc;                         /* index_codecs end with crc32c */
+    int vlen;                        /* elements are owned char * strings */
     const ncz_pipe *pipe;            /* the inner chunks' codecs (borrowed) */
 } ncz_shard;
 
@@ -57,7 +61,9 @@ size_t ncz_shard_index_size(const ncz_shard *s);
 int ncz_shard_index_decode(const ncz_shard *s, const void *idx, size_t idxlen, uint64_t shardlen,
                            uint64_t *pairs);
 /* Decode a whole shard (len bytes) into dst (the shard's elements, C
- * order); inner chunks absent from the index get fill (typesize bytes).
+ * order); inner chunks absent from the index get fill (typesize bytes;
+ * strings: a char * whose copies are made).  Strings: on error dst holds
+ * no string (all NULL).
  * Inner chunks decode in parallel on pool (NULL: serially). */
 int ncz_shard_decode(const ncz_shard *s, const void *shard, size_t len, void *dst, const void *fill,
                      void *pool);
@@ -66,6 +72,17 @@ int ncz_shard_decode(const ncz_shard *s, const void *shard, size_t len, void *ds
  * *outlenp 0 when every inner chunk was left out (write nothing). */
 int ncz_shard_encode(const ncz_shard *s, const void *src, const void *fill, void *pool, void **outp,
                      size_t *outlenp);
+/* Writes by inner chunk: src holds only the inner chunks i with valid[i];
+ * the others keep their encoded bytes from the stored shard old (index
+ * oldpairs, as ncz_shard_index_decode gives; old NULL: they are absent),
+ * never decoded.  Otherwise as ncz_shard_encode. */
+int ncz_shard_encode_mixed(const ncz_shard *s, const void *src, const unsigned char *valid, const void *old,
+                           const uint64_t *oldpairs, const void *fill, void *pool, void **outp,
+                           size_t *outlenp);
+/* Decode inner chunk i of a stored shard (index pairs; NULL: absent) into
+ * its place in dst (the shard's elements); absent: fill. */
+int ncz_shard_decode_one(const ncz_shard *s, const void *shard, const uint64_t *pairs, size_t i, void *dst,
+                         const void *fill);
 
 /* ---- zchunk_copy.c ---------------------------------------------------------------- */
 
@@ -76,6 +93,18 @@ void ncz_copy_strided(int rank, size_t esize, const size_t *count, const void *s
                       const size_t *sstr, void *dst, const size_t *dstr);
 /* Is every element of buf (n elements of esize bytes) equal to fill? */
 int ncz_all_fill(const void *buf, size_t n, size_t esize, const void *fill);
+
+/* Variable-length strings in memory: one char * per element, NULL is the
+ * empty string; a chunk owns its strings.  free: each non-NULL is freed and
+ * set NULL.  copy_strided: as ncz_copy_strided, but each destination's old
+ * string is freed and replaced by a copy of the source's (NC_ENOMEM: the
+ * box is partly copied, still consistent).  all_fill: every string equals
+ * fill (NULL and "" equal).  fill: n copies of fill (old values not freed). */
+void ncz_strings_free(char **v, size_t n);
+int ncz_strings_copy_strided(int rank, const size_t *count, char *const *src, const size_t *sstr, char **dst,
+                             const size_t *dstr);
+int ncz_strings_all_fill(char *const *v, size_t n, const char *fill);
+int ncz_strings_fill(char **v, size_t n, const char *fill);
 /* A per-thread grow-only buffer of at least n bytes, contents undefined
  * (NULL on ENOMEM); freed when the thread exits.  Slots: 0 raw chunk
  * bytes, 1 decoded chunk (zdata.c), 2 inner chunk of a shard (zshard.c). */

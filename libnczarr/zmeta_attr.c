@@ -503,14 +503,19 @@ ncz_fill_decode(NC4_file *f, NC4_var *var, json_object *jfill, int v3)
     if (var->xtype == NC_STRING || var->xtype == NC_CHAR) {
         char *s = NULL;
         const char *t;
+        /* v2 "|O" strings (width 0) hold their fill as is; zarr-python's
+         * default fill 0 there is no string: none (reads as ""). */
+        int obj = !v3 && var->xtype == NC_STRING && ncz_var(var) && ncz_var(var)->maxstrlen == 0;
         if (json_object_is_type(jfill, json_type_int) && var->xtype == NC_CHAR) {
             char c = (char)json_object_get_int(jfill);
             return set_fill(f, var, &c);
         }
+        if (obj && json_object_is_type(jfill, json_type_int))
+            return NC_NOERR;
         if (!json_object_is_type(jfill, json_type_string))
             return NC_ENCZARR;
         t = json_object_get_string(jfill);
-        if (!v3) {
+        if (!v3 && !obj) {
             /* Zarr v2 stores fixed-width bytes' fill in base64. */
             unsigned char *dec = NULL;
             size_t dlen = 0;
@@ -611,7 +616,7 @@ ncz_fill_encode(NC4_file *f, NC4_var *var, int v3, json_object **jfillp)
         const char *s = *(char *const *)p;
         if (s == NULL)
             s = "";
-        if (v3) {
+        if (v3 || (ncz_var(var) && ncz_var(var)->vlen_utf8)) { /* v3, v2 "|O": as is */
             *jfillp = json_object_new_string(s);
         } else {
             char *b = ncz_base64_encode((const unsigned char *)s, strlen(s));

@@ -679,6 +679,8 @@ write_var(NC4_file *f, NC4_var *var)
         goto done;
     ncz_dtype_v2_make(var->xtype, var->endianness == NC_ENDIAN_BIG ? NC_ENDIAN_BIG : NC_ENDIAN_LITTLE,
                       zv->maxstrlen, dtype);
+    if (zv->vlen_utf8)
+        strcpy(dtype, "|O"); /* v2 object strings (vlen-utf8 filter) */
     if ((stat = ncz_json_add(za, "dtype", json_object_new_string(dtype))))
         goto done;
     jv = json_object_new_array();

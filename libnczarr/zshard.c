@@ -28,6 +28,7 @@ ncz_shard_init(ncz_shard *s, int rank, const size_t *shape, const size_t *inner,
     s->at_start = at_start;
     s->crc = crc;
     s->pipe = pipe;
+    s->vlen = pipe != NULL && ncz_pipe_is_vlen(pipe);
     for (int d = 0; d < rank; d++) {
         if (inner[d] == 0 || shape[d] == 0 || shape[d] % inner[d] != 0)
             return NC_ENCZARR;
@@ -146,7 +147,11 @@ dec_task(void *arg, size_t i)
         stat = NC_ENOMEM;
         goto out;
     }
-    if (c->pairs[2 * i] == NCZ_SHARD_EMPTY) {
+    if (c->pairs[2 * i] == NCZ_SHARD_EMPTY && s->vlen) {
+        /* Strings: each element its own copy of the fill string. */
+        stat = ncz_strings_fill((char **)(void *)tmp, c->chunkbytes / s->typesize,
+                                c->fill ? *(char *const *)c->fill : NULL);
+    } else if (c->pairs[2 * i] == NCZ_SHARD_EMPTY) {
         fill_elems(tmp, c->chunkbytes / s->typesize, s->typesize, c->fill);
         stat = NC_NOERR;
     } else {
@@ -182,6 +187,8 @@ ncz_shard_decode(const ncz_shard *s, const void *shard, size_t len, void *dst, c
         return NC_ENCZARR;
     for (int d = 0; d < s->rank; d++)
         chunkbytes *= s->inner[d];
+    if (s->vlen)
+        memset(dst, 0, chunkbytes * s->ninner); /* no string yet: freeable on error */
     if ((pairs = malloc(2 * s->ninner * sizeof(uint64_t))) == NULL)
         return NC_ENOMEM;
     stat = ncz_shard_index_decode(s, (const unsigned char *)shard + (s->at_start ? 0 : len - isz), isz, len,
@@ -201,7 +208,44 @@ ncz_shard_decode(const ncz_shard *s, const void *shard, size_t len, void *dst, c
     stat = ncf_pool_run(pool, s->ninner, dec_task, &c);
     pthread_mutex_destroy(&c.lock);
     free(pairs);
-    return stat ? stat : c.stat;
+    if (stat == NC_NOERR)
+        stat = c.stat;
+    if (stat && s->vlen)
+        ncz_strings_free(dst, chunkbytes * s->ninner / sizeof(char *));
+    return stat;
+}
+
+int
+ncz_shard_decode_one(const ncz_shard *s, const void *shard, const uint64_t *pairs, size_t i, void *dst,
+                     const void *fill)
+{
+    size_t origin, sstr[NC_MAX_VAR_DIMS], cstr[NC_MAX_VAR_DIMS], st = 1, chunkbytes = s->typesize, n;
+    unsigned char *tmp;
+    int stat;
+    for (int d = s->rank - 1; d >= 0; d--) {
+        cstr[d] = st;
+        st *= s->inner[d];
+    }
+    chunkbytes *= st;
+    n = st;
+    inner_geom(s, i, &origin, sstr);
+    if ((tmp = ncz_scratch(2, chunkbytes)) == NULL)
+        return NC_ENOMEM;
+    if (pairs == NULL || pairs[2 * i] == NCZ_SHARD_EMPTY) {
+        if (s->vlen)
+            stat = ncz_strings_fill((char **)(void *)tmp, n, fill ? *(char *const *)fill : NULL);
+        else {
+            fill_elems(tmp, n, s->typesize, fill);
+            stat = NC_NOERR;
+        }
+    } else {
+        stat = ncz_pipe_decode(s->pipe, (const unsigned char *)shard + pairs[2 * i], (size_t)pairs[2 * i + 1],
+                               tmp, chunkbytes);
+    }
+    if (stat == NC_NOERR)
+        ncz_copy_strided(s->rank, s->typesize, s->inner, tmp, cstr, (unsigned char *)dst + origin * s->typesize,
+                         sstr);
+    return stat;
 }
 
 /* ---- whole-shard encode ------------------------------------------------------------ */
@@ -209,6 +253,7 @@ ncz_shard_decode(const ncz_shard *s, const void *shard, size_t len, void *dst, c
 typedef struct enc_ctx {
     const ncz_shard *s;
     const unsigned char *src;
+    const unsigned char *valid; /* NULL: every inner chunk is in src */
     const void *fill;
     size_t chunkbytes;
     void **out;
@@ -225,6 +270,8 @@ enc_task(void *arg, size_t i)
     size_t origin, sstr[NC_MAX_VAR_DIMS], cstr[NC_MAX_VAR_DIMS], st = 1;
     unsigned char *tmp;
     int stat = NC_NOERR;
+    if (c->valid != NULL && !c->valid[i])
+        return; /* kept as stored */
     inner_geom(s, i, &origin, sstr);
     for (int d = s->rank - 1; d >= 0; d--) {
         cstr[d] = st;
@@ -234,7 +281,11 @@ enc_task(void *arg, size_t i)
         stat = NC_ENOMEM;
     } else {
         ncz_copy_strided(s->rank, s->typesize, s->inner, c->src + origin * s->typesize, sstr, tmp, cstr);
-        if (c->fill == NULL || !ncz_all_fill(tmp, c->chunkbytes / s->typesize, s->typesize, c->fill))
+        size_t n = c->chunkbytes / s->typesize;
+        int empty = c->fill != NULL && (s->vlen ? ncz_strings_all_fill((char *const *)(void *)tmp, n,
+                                                                        *(char *const *)c->fill)
+                                                : ncz_all_fill(tmp, n, s->typesize, c->fill));
+        if (!empty)
             stat = ncz_pipe_encode(s->pipe, tmp, c->chunkbytes, &c->out[i], &c->outlen[i]);
     }
     if (stat) {
@@ -249,6 +300,13 @@ int
 ncz_shard_encode(const ncz_shard *s, const void *src, const void *fill, void *pool, void **outp,
                  size_t *outlenp)
 {
+    return ncz_shard_encode_mixed(s, src, NULL, NULL, NULL, fill, pool, outp, outlenp);
+}
+
+int
+ncz_shard_encode_mixed(const ncz_shard *s, const void *src, const unsigned char *valid, const void *old,
+                       const uint64_t *oldpairs, const void *fill, void *pool, void **outp, size_t *outlenp)
+{
     size_t isz = ncz_shard_index_size(s), chunkbytes = s->typesize, total = isz, pos;
     enc_ctx c;
     unsigned char *buf = NULL, *idx;
@@ -259,6 +317,7 @@ ncz_shard_encode(const ncz_shard *s, const void *src, const void *fill, void *po
         chunkbytes *= s->inner[d];
     c.s = s;
     c.src = src;
+    c.valid = valid;
     c.fill = fill;
     c.chunkbytes = chunkbytes;
     c.stat = NC_NOERR;
@@ -273,8 +332,12 @@ ncz_shard_encode(const ncz_shard *s, const void *src, const void *fill, void *po
     pthread_mutex_destroy(&c.lock);
     if (stat || (stat = c.stat))
         goto done;
+    /* Inner chunks not in src keep their stored bytes (absent: left out). */
+    for (size_t i = 0; valid != NULL && i < s->ninner; i++)
+        if (!valid[i] && old != NULL && oldpairs != NULL && oldpairs[2 * i] != NCZ_SHARD_EMPTY)
+            c.outlen[i] = (size_t)oldpairs[2 * i + 1];
     for (size_t i = 0; i < s->ninner; i++)
-        if (c.out[i] != NULL) {
+        if (c.out[i] != NULL || (valid != NULL && !valid[i] && c.outlen[i] > 0)) {
             any = 1;
             total += c.outlen[i];
         }
@@ -287,12 +350,15 @@ ncz_shard_encode(const ncz_shard *s, const void *src, const void *fill, void *po
     idx = s->at_start ? buf : buf + total - isz;
     pos = s->at_start ? isz : 0;
     for (size_t i = 0; i < s->ninner; i++) {
-        if (c.out[i] == NULL) {
+        const unsigned char *from = c.out[i];
+        if (from == NULL && valid != NULL && !valid[i] && c.outlen[i] > 0)
+            from = (const unsigned char *)old + oldpairs[2 * i];
+        if (from == NULL) {
             put_le64(idx + 16 * i, NCZ_SHARD_EMPTY);
             put_le64(idx + 16 * i + 8, NCZ_SHARD_EMPTY);
             continue;
         }
-        memcpy(buf + pos, c.out[i], c.outlen[i]);
+        memcpy(buf + pos, from, c.outlen[i]);
         put_le64(idx + 16 * i, pos);
         put_le64(idx + 16 * i + 8, c.outlen[i]);
         pos += c.outlen[i];

@@ -73,6 +73,12 @@ ncz_dtype_v2_parse(const char *dtype, nc_type *xtypep, int *endianp, size_t *wid
         *widthp = 1;
         return NC_NOERR;
     }
+    if (strcmp(dtype, "|O") == 0) { /* numpy objects: vlen-utf8 strings (width 0) */
+        *xtypep = NC_STRING;
+        *endianp = NC_ENDIAN_NATIVE;
+        *widthp = 0;
+        return NC_NOERR;
+    }
     switch (*p) {
     case '<': endian = NC_ENDIAN_LITTLE; p++; break;
     case '>': endian = NC_ENDIAN_BIG; p++; break;

@@ -56,3 +56,18 @@ if(NETCDF_ENABLE_S3)
                          ENVIRONMENT "${_zrt_s3env}" TIMEOUT 300)
   endforeach()
 endif()
+
+# Variable-length strings (v3 vlen-utf8, v2 "|O"): lengths, fill, strides,
+# shards, evictions, abort with dirty chunks, hostile lengths.
+nczarr_program(tst_zstr)
+foreach(m "zarr,v3,file" "zarr,v3,file,shard")
+  string(REPLACE "," "_" _n "${m}")
+  file(MAKE_DIRECTORY ${_zrt_dir}/zstr_${_n})
+  add_test(NAME tst_zstr_${_n} COMMAND tst_zstr ${_zrt_dir}/zstr_${_n} ${m})
+  set_tests_properties(tst_zstr_${_n} PROPERTIES LABELS nczarr)
+endforeach()
+if(EXISTS /usr/bin/python3)
+  add_test(NAME tst_zstr_interop COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/tst_zstr_interop.py
+    $<TARGET_FILE:netcdf> ${_zrt_dir} ${CMAKE_CURRENT_SOURCE_DIR}/tst_zstr_zarrita.mjs)
+  set_tests_properties(tst_zstr_interop PROPERTIES LABELS "nczarr;interop" SKIP_RETURN_CODE 77 TIMEOUT 600)
+endif()

@@ -194,31 +194,59 @@ test_pipes(void)
         c[0] = spec("mystery", 54321, 0, NULL);
         EXPECT(ncz_pipe_create(c, 1, 4, 0, 0, 1, shape1, NULL, &p), NC_ENOFILTER);
     }
-    /* vlen-utf8 strings held fixed-width, through zstd. */
+    /* vlen-utf8 strings (a char * per element, NULL: ""), through zstd. */
     {
         ncz_pipe *p;
-        char fixed[4][8] = {"abc", "", "12345678", "x"}, back[4][8];
+        char *strs[4] = {"abc", NULL, "123456789012", "x"}, *back[4];
         void *enc;
         size_t el;
         const unsigned char *e;
         c[0] = spec("zstd", 32015, 1, lvl3);
         OK(ncz_pipe_create(c, 0, 8, 0, 1, 1, (size_t[]){4}, NULL, &p));
-        OK(ncz_pipe_encode(p, fixed, sizeof(fixed), &enc, &el));
+        CHECK(ncz_pipe_is_vlen(p) && !ncz_pipe_is_raw(p), "vlen pipe");
+        OK(ncz_pipe_encode(p, strs, sizeof(strs), &enc, &el));
         e = enc;
-        CHECK(el == 4 + 4 * 4 + 3 + 0 + 8 + 1 && e[0] == 4 && e[4] == 3 && e[8] == 'a', "vlen-utf8 layout");
+        CHECK(el == 4 + 4 * 4 + 3 + 0 + 12 + 1 && e[0] == 4 && e[4] == 3 && e[8] == 'a', "vlen-utf8 layout");
         OK(ncz_pipe_decode(p, enc, el, back, sizeof(back)));
-        CHECK(memcmp(fixed, back, sizeof(back)) == 0, "vlen-utf8 round trip");
+        CHECK(back[0] && strcmp(back[0], "abc") == 0 && back[1] == NULL && back[2] &&
+                  strcmp(back[2], "123456789012") == 0 && back[3] && strcmp(back[3], "x") == 0,
+              "vlen-utf8 round trip, uncut");
+        ncz_strings_free(back, 4);
         ((unsigned char *)enc)[4] = 200; /* a length past the end */
+        memset(back, 1, sizeof(back));
         EXPECT(ncz_pipe_decode(p, enc, el, back, sizeof(back)), NC_EFILTER);
+        CHECK(back[0] == NULL && back[3] == NULL, "nothing left after a bad length");
+        ((unsigned char *)enc)[4] = 3;
+        EXPECT(ncz_pipe_decode(p, enc, el - 1, back, sizeof(back)), NC_EFILTER); /* cut short */
         free(enc);
         ncz_pipe_free(p);
         OK(ncz_pipe_create(c, 1, 8, 0, 1, 1, (size_t[]){4}, NULL, &p));
-        OK(ncz_pipe_encode(p, fixed, sizeof(fixed), &enc, &el));
-        memset(back, 1, sizeof(back));
+        OK(ncz_pipe_encode(p, strs, sizeof(strs), &enc, &el));
+        memset(back, 0, sizeof(back));
         OK(ncz_pipe_decode(p, enc, el, back, sizeof(back)));
-        CHECK(memcmp(fixed, back, sizeof(back)) == 0, "vlen-utf8+zstd round trip");
+        CHECK(back[2] && strcmp(back[2], strs[2]) == 0 && back[1] == NULL, "vlen-utf8+zstd round trip");
+        ncz_strings_free(back, 4);
         free(enc);
         ncz_pipe_free(p);
+    }
+    /* String helpers: strided copies replace and copy, fill checks. */
+    {
+        char *src[6] = {"a", "bb", NULL, "", "ccc", "d"}, *dst[6] = {0};
+        size_t cnt[2] = {2, 2}, sst[2] = {3, 2}, dstr[2] = {2, 1};
+        OK(ncz_strings_copy_strided(2, cnt, src, sst, dst, dstr)); /* 0,2,3,5 */
+        CHECK(dst[0] && !strcmp(dst[0], "a") && dst[1] == NULL && dst[2] == NULL && dst[3] &&
+                  !strcmp(dst[3], "d"),
+              "strided string copy");
+        OK(ncz_strings_copy_strided(2, cnt, src, sst, dst, dstr)); /* replaces, no leak */
+        CHECK(ncz_strings_all_fill(src + 2, 2, NULL) && ncz_strings_all_fill(src + 2, 2, "") &&
+                  !ncz_strings_all_fill(src + 1, 2, "") && ncz_strings_all_fill(src, 1, "a"),
+              "string fill checks");
+        ncz_strings_free(dst, 4);
+        OK(ncz_strings_fill(dst, 3, "zz"));
+        CHECK(dst[0] != dst[1] && !strcmp(dst[2], "zz"), "string fill copies");
+        ncz_strings_free(dst, 3);
+        OK(ncz_strings_fill(dst, 3, ""));
+        CHECK(dst[0] == NULL && dst[2] == NULL, "empty fill is NULL");
     }
     /* Bad crc32c */
     {
@@ -306,6 +334,42 @@ test_shards(void)
     }
 }
 
+/* A sharded string array: 6 strings, inner chunks of 2; the inner chunk
+ * all equal to the fill string is left out and decodes as copies of it;
+ * a truncated shard leaves no string behind. */
+static void
+test_string_shards(void)
+{
+    ncz_pipe *p;
+    ncz_shard s;
+    size_t sh[1] = {6}, in[1] = {2};
+    char *a[6] = {"one", NULL, "F", "F", "a much longer string than the others", "z"}, *b[6];
+    char *fillstr = "F";
+    void *out = NULL;
+    size_t outlen = 0;
+    OK(ncz_pipe_create(NULL, 0, 8, 0, 1, 1, in, NULL, &p));
+    OK(ncz_shard_init(&s, 1, sh, in, sizeof(char *), 0, 1, p));
+    CHECK(s.vlen, "string shard");
+    OK(ncz_shard_encode(&s, a, &fillstr, NULL, &out, &outlen));
+    if (out != NULL) {
+        uint64_t pairs[6];
+        OK(ncz_shard_index_decode(&s, (unsigned char *)out + outlen - ncz_shard_index_size(&s),
+                                  ncz_shard_index_size(&s), outlen, pairs));
+        CHECK(pairs[2] == NCZ_SHARD_EMPTY && pairs[0] != NCZ_SHARD_EMPTY, "all-fill inner chunk left out");
+        OK(ncz_shard_decode(&s, out, outlen, b, &fillstr, ncf_pool_default()));
+        CHECK(!strcmp(b[0], "one") && b[1] == NULL && !strcmp(b[2], "F") && !strcmp(b[3], "F") &&
+                  b[2] != fillstr && b[2] != b[3] && !strcmp(b[4], a[4]) && !strcmp(b[5], "z"),
+              "string shard round trip");
+        ncz_strings_free(b, 6);
+        memset(b, 1, sizeof(b));
+        CHECK(ncz_shard_decode(&s, out, outlen - 1, b, &fillstr, NULL) != NC_NOERR, "truncated string shard");
+        CHECK(b[0] == NULL && b[5] == NULL, "no string left after a bad shard");
+    } else
+        CHECK(0, "string shard made");
+    free(out);
+    ncz_pipe_free(p);
+}
+
 int
 main(void)
 {
@@ -314,5 +378,6 @@ main(void)
     test_copy();
     test_pipes();
     test_shards();
+    test_string_shards();
     return nct_summary("tst_zdata_units");
 }
