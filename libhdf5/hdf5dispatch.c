@@ -5,20 +5,6 @@
 #include "config.h"
 #include "hdf5int.h"
 
-/* Serial build: no parallel access to change, as upstream's serial build. */
-static int
-hdf5_var_par_access(int ncid, int varid, int par_access)
-{
-    (void)ncid; (void)varid; (void)par_access;
-    return NC_ENOPAR;
-}
-
-static int
-hdf5_show_metadata(int ncid)
-{
-    return nc4_find_grp(ncid, NULL, NULL);
-}
-
 static const NC_Dispatch NC4_HDF5_table = {
     .model = NC_FORMATX_NC_HDF5,
     .dispatch_version = NC_DISPATCH_VERSION,
@@ -31,7 +17,7 @@ static const NC_Dispatch NC4_HDF5_table = {
     .close = NC4_HDF5_close,
     .set_fill = NC4_set_fill,
     .inq_format = NC4_inq_format,
-    .inq_format_extended = NC4_HDF5_inq_format_extended,
+    .inq_format_extended = NC4_inq_format_extended,
     .inq = NC4_inq,
     .inq_type = NC4_inq_type,
     .def_dim = NC4_def_dim,
@@ -56,9 +42,9 @@ static const NC_Dispatch NC4_HDF5_table = {
     .get_varm = NCDEFAULT_get_varm,
     .put_varm = NCDEFAULT_put_varm,
     .inq_var_all = NC4_inq_var_all,
-    .var_par_access = hdf5_var_par_access,
+    .var_par_access = NC4_var_par_access,
     .def_var_fill = NC4_def_var_fill,
-    .show_metadata = hdf5_show_metadata,
+    .show_metadata = NC4_show_metadata,
     .inq_unlimdims = NC4_inq_unlimdims,
     .inq_ncid = NC4_inq_ncid,
     .inq_grps = NC4_inq_grps,

@@ -244,17 +244,3 @@ NC4_HDF5_close(int ncid, void *params)
     stat = close_file(f, 0, (NC_memio *)params);
     return is_group ? NC_EBADGRPID : stat;
 }
-
-int
-NC4_HDF5_inq_format_extended(int ncid, int *formatp, int *modep)
-{
-    NC4_file *f;
-    int stat;
-    if ((stat = nc4_find_grp(ncid, &f, NULL)))
-        return stat;
-    if (formatp)
-        *formatp = NC_FORMATX_NC_HDF5;
-    if (modep)
-        *modep = (f->nc ? f->nc->mode : f->cmode) | NC_NETCDF4;
-    return NC_NOERR;
-}

@@ -191,7 +191,6 @@ int nc4h5_enddef(NC4_file *f);
 int NC4_HDF5_sync(int);
 int NC4_HDF5_abort(int);
 int NC4_HDF5_close(int, void *);
-int NC4_HDF5_inq_format_extended(int, int *, int *);
 
 /* ---- hdf5var.c ----------------------------------------------------------------------------- */
 int NC4_HDF5_set_var_chunk_cache(int, int, size_t, size_t, float);

@@ -14,7 +14,6 @@ int NCZ_open(const char *, int, int, size_t *, void *, const NC_Dispatch *, int)
 int NCZ_sync(int);
 int NCZ_abort(int);
 int NCZ_close(int, void *);
-int NCZ_inq_format_extended(int, int *, int *);
 int ncz_rename_var_keys(NC4_file *f, NC4_var *var, const char *newname);
 int ncz_rename_grp_keys(NC4_file *f, NC4_grp *g, const char *newname);
 
@@ -228,19 +227,6 @@ NCZ_inq_filter_avail(int ncid, unsigned int id)
     return ncf_filter_avail(id);
 }
 
-static int
-NCZ_var_par_access(int ncid, int varid, int par_access)
-{
-    (void)ncid; (void)varid; (void)par_access;
-    return NC_ENOPAR;
-}
-
-static int
-NCZ_show_metadata(int ncid)
-{
-    return nc4_find_grp(ncid, NULL, NULL);
-}
-
 static const NC_Dispatch NCZ_table = {
     .model = NC_FORMATX_NCZARR,
     .dispatch_version = NC_DISPATCH_VERSION,
@@ -253,7 +239,7 @@ static const NC_Dispatch NCZ_table = {
     .close = NCZ_close,
     .set_fill = NC4_set_fill,
     .inq_format = NC4_inq_format,
-    .inq_format_extended = NCZ_inq_format_extended,
+    .inq_format_extended = NC4_inq_format_extended,
     .inq = NC4_inq,
     .inq_type = NC4_inq_type,
     .def_dim = NC4_def_dim,
@@ -278,9 +264,9 @@ static const NC_Dispatch NCZ_table = {
     .get_varm = NCDEFAULT_get_varm,
     .put_varm = NCDEFAULT_put_varm,
     .inq_var_all = NC4_inq_var_all,
-    .var_par_access = NCZ_var_par_access,
+    .var_par_access = NC4_var_par_access,
     .def_var_fill = NC4_def_var_fill,
-    .show_metadata = NCZ_show_metadata,
+    .show_metadata = NC4_show_metadata,
     .inq_unlimdims = NC4_inq_unlimdims,
     .inq_ncid = NC4_inq_ncid,
     .inq_grps = NC4_inq_grps,

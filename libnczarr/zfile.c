@@ -558,17 +558,3 @@ NCZ_close(int ncid, void *params)
     stat = close_file(f, 0);
     return is_group ? NC_EBADGRPID : stat;
 }
-
-int
-NCZ_inq_format_extended(int ncid, int *formatp, int *modep)
-{
-    NC4_file *f;
-    int stat;
-    if ((stat = nc4_find_grp(ncid, &f, NULL)))
-        return stat;
-    if (formatp)
-        *formatp = NC_FORMATX_NCZARR;
-    if (modep)
-        *modep = (f->nc ? f->nc->mode : f->cmode) | NC_NETCDF4;
-    return NC_NOERR;
-}

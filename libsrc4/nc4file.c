@@ -676,6 +676,33 @@ nc4_data_define(NC4_file *f, const NC4_var *var)
     return leave_define(f);
 }
 
+int
+NC4_inq_format_extended(int ncid, int *formatp, int *modep)
+{
+    NC4_file *f;
+    int stat;
+    if ((stat = nc4_find_grp(ncid, &f, NULL)))
+        return stat;
+    if (formatp)
+        *formatp = f->formatx;
+    if (modep)
+        *modep = (f->nc ? f->nc->mode : f->cmode) | NC_NETCDF4;
+    return NC_NOERR;
+}
+
+int
+NC4_var_par_access(int ncid, int varid, int par_access)
+{
+    (void)ncid; (void)varid; (void)par_access;
+    return NC_ENOPAR;
+}
+
+int
+NC4_show_metadata(int ncid)
+{
+    return nc4_find_grp(ncid, NULL, NULL);
+}
+
 void
 nc4_get_default_cache(size_t *size, size_t *nelems, float *preemption)
 {

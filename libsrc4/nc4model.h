@@ -365,6 +365,12 @@ int NC4_redef(int);
 int NC4__enddef(int, size_t, size_t, size_t, size_t);
 int nc4_sync_define(NC4_file *f);
 int nc4_data_define(NC4_file *f, const NC4_var *var);
+/* Slots every storage layer answers alike: nc_inq_format_extended (f's
+ * formatx, the open/create mode with NC_NETCDF4), nc_var_par_access
+ * (NC_ENOPAR: serial build, as upstream's), show_metadata (nothing). */
+int NC4_inq_format_extended(int, int *, int *);
+int NC4_var_par_access(int, int, int);
+int NC4_show_metadata(int);
 /* Notes on the existing contract, as implemented:
  * - nc4_file_new sets nc->dispatchdata = the new file (when nc is given);
  *   nc4_file_free clears it if it still points there.
