@@ -9,6 +9,7 @@
 #include "hdf5int.h"
 #include "hdf5chunk.h"
 #include "ncfilter.h"
+#include "../plugins/H5Zblosc_local.h" /* shared with the h5blosc plugin */
 
 /* szip option bits and limit (HDF5's H5_SZIP_*). */
 #ifndef H5_SZIP_EC_OPTION_MASK
@@ -18,46 +19,11 @@
 #define H5_SZIP_NN_OPTION_MASK 32
 #endif
 #define SZIP_MAX_PIXELS_PER_BLOCK 32
-#define H5Z_FILTER_BLOSC_ID 32001
 
 /* ---- libfilter's codecs registered with HDF5 ----------------------------------
  * HDF5 finds plugins only on HDF5_PLUGIN_PATH (or its compiled-in default);
  * the library finds its own codecs with no environment at all, and hands
  * them to HDF5 so both pipelines have the same filters. */
-
-/* Blosc's set_local, as the HDF5 blosc plugin computes it: slots 0-1
- * zero, 2 the (base) type size (1 above 255), 3 the chunk bytes; the
- * user's level, shuffle and compressor (4-6) kept. */
-static herr_t
-blosc_set_local(hid_t dcpl, hid_t type, hid_t space)
-{
-    unsigned flags = 0, values[7] = {0, 0, 0, 0, 5, 1, 0};
-    size_t n = 7, typesize, base, chunkbytes;
-    hsize_t dims[H5S_MAX_RANK];
-    int ndims;
-    (void)space;
-    if (H5Pget_filter_by_id2(dcpl, H5Z_FILTER_BLOSC_ID, &flags, &n, values, 0, NULL, NULL) < 0)
-        return -1;
-    if ((ndims = H5Pget_chunk(dcpl, H5S_MAX_RANK, dims)) < 0)
-        return -1;
-    if ((typesize = H5Tget_size(type)) == 0)
-        return -1;
-    base = typesize;
-    if (H5Tget_class(type) == H5T_ARRAY) {
-        hid_t super = H5Tget_super(type);
-        if (super < 0)
-            return -1;
-        base = H5Tget_size(super);
-        H5Tclose(super);
-    }
-    chunkbytes = typesize;
-    for (int i = 0; i < ndims; i++)
-        chunkbytes *= (size_t)dims[i];
-    ncf_blosc_params(base, chunkbytes, values);
-    if (H5Pmodify_filter(dcpl, H5Z_FILTER_BLOSC_ID, flags, 7, values) < 0)
-        return -1;
-    return 1;
-}
 
 int
 nc4h5_filter_register(unsigned int id)
@@ -79,7 +45,7 @@ nc4h5_filter_register(unsigned int id)
     cls.encoder_present = codec->can_encode;
     cls.decoder_present = codec->can_decode;
     cls.name = codec->name;
-    cls.set_local = id == H5Z_FILTER_BLOSC_ID ? blosc_set_local : NULL;
+    cls.set_local = id == NCF_H5_BLOSC_ID ? ncf_h5_blosc_set_local : NULL;
     cls.filter = (H5Z_func_t)codec->filter;
     return H5Zregister(&cls) < 0 ? NC_ENOFILTER : NC_NOERR;
 }
