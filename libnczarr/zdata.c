@@ -36,6 +36,13 @@ typedef struct centry {
     char *key;
     unsigned char *data;     /* the chunk in memory form */
     int dirty;
+    /* A shard a partial write brought in by inner chunk: the stored shard
+     * (NULL: none) and its index; valid[i]: inner chunk i is in data, else
+     * its stored bytes are current (never decoded).  valid NULL: all of
+     * data is current. */
+    unsigned char *raw;
+    uint64_t *pairs;
+    unsigned char *valid;
     struct centry *prev, *next; /* LRU list, most recent first */
     struct centry *hnext;
 } centry;
@@ -91,12 +98,24 @@ fill_str(const zvdata *d)
 }
 
 static void
+entry_free_shard(centry *e)
+{
+    free(e->raw);
+    free(e->pairs);
+    free(e->valid);
+    e->raw = NULL;
+    e->pairs = NULL;
+    e->valid = NULL;
+}
+
+static void
 cache_drop_all(zvdata *d)
 {
     centry *e = d->head, *n;
     for (; e; e = n) {
         n = e->next;
         chunk_release(d, e->data);
+        entry_free_shard(e);
         free(e->key);
         free(e->data);
         free(e);
@@ -475,6 +494,7 @@ cache_remove(zvdata *d, centry *e)
     lru_unlink(d, e);
     d->nentries--;
     chunk_release(d, e->data);
+    entry_free_shard(e);
     free(e->key);
     /* Keep a few chunk buffers for the next entries (no fresh pages). */
     if (d->nspare < SPARE_MAX)
@@ -548,7 +568,9 @@ enc_task(void *arg, size_t i)
     enc_job *j = &c->jobs[i];
     zvdata *d = c->d;
     if (d->shard) {
-        j->status = ncz_shard_encode(d->shard, j->e->data, d->fill, c->inner, &j->out, &j->outlen);
+        /* Inner chunks no write touched keep their stored bytes. */
+        j->status = ncz_shard_encode_mixed(d->shard, j->e->data, j->e->valid, j->e->raw, j->e->pairs, d->fill,
+                                           c->inner, &j->out, &j->outlen);
         j->empty = j->status == NC_NOERR && j->out == NULL;
         if (j->status == NC_NOERR && c->map != NULL)
             j->status = store_job(c->map, j);
@@ -1038,6 +1060,96 @@ done:
 
 /* ---- write ---------------------------------------------------------------------------------- */
 
+/* A new cache entry for a shard a write covers in part: the stored shard
+ * and its index are kept, no inner chunk is decoded yet (prepare_inner
+ * does, for the ones a write covers in part). */
+static int
+shard_entry(NC4_file *f, zvdata *d, const char *key, unsigned char *data, centry **ep)
+{
+    NCZ_map *map = ncz_file(f)->map;
+    const ncz_shard *g = d->shard;
+    size_t isz = ncz_shard_index_size(g);
+    void *raw = NULL;
+    size_t len = 0;
+    uint64_t *pairs = NULL;
+    unsigned char *valid = NULL;
+    int stat = map->ops->read_all(map, key, &raw, &len);
+    if (stat == NC_EEMPTY) {
+        stat = NC_NOERR; /* no shard yet: every inner chunk is fill */
+    } else if (stat == NC_NOERR) {
+        if (len < isz)
+            stat = NC_ENCZARR;
+        else if ((pairs = malloc(2 * g->ninner * sizeof(uint64_t))) == NULL)
+            stat = NC_ENOMEM;
+        else
+            stat = ncz_shard_index_decode(g, (unsigned char *)raw + (g->at_start ? 0 : len - isz), isz, len, pairs);
+    }
+    if (stat == NC_NOERR && (valid = calloc(g->ninner, 1)) == NULL)
+        stat = NC_ENOMEM;
+    if (stat == NC_NOERR) {
+        if (d->vstr)
+            memset(data, 0, d->chunkbytes); /* strings appear as inner chunks are brought in */
+        stat = cache_insert(d, key, data, ep);
+    }
+    if (stat) {
+        free(raw);
+        free(pairs);
+        free(valid);
+        free(data);
+        return stat;
+    }
+    if (raw == NULL) {
+        free(pairs);
+        pairs = NULL;
+    }
+    (*ep)->raw = raw;
+    (*ep)->pairs = pairs;
+    (*ep)->valid = valid;
+    return NC_NOERR;
+}
+
+/* Before a write into shard entry e at offset l0, count nk, stride st (in
+ * the shard): the inner chunks it covers entirely become valid as they
+ * are, the ones it covers in part are decoded (or filled) first. */
+static int
+prepare_inner(zvdata *d, centry *e, const size_t *l0, const size_t *nk, const size_t *st)
+{
+    const ncz_shard *g = d->shard;
+    size_t lo[NC_MAX_VAR_DIMS], hi[NC_MAX_VAR_DIMS], c[NC_MAX_VAR_DIMS];
+    int r = g->rank, stat = NC_NOERR;
+    if (e->valid == NULL)
+        return NC_NOERR;
+    for (int k = 0; k < r; k++) {
+        lo[k] = l0[k] / g->inner[k];
+        hi[k] = (l0[k] + (nk[k] - 1) * st[k]) / g->inner[k];
+        c[k] = lo[k];
+    }
+    for (;;) {
+        size_t i = 0;
+        int whole = 1;
+        for (int k = 0; k < r; k++) {
+            size_t a = c[k] * g->inner[k], b = a + g->inner[k] - 1;
+            i = i * g->nper[k] + c[k];
+            if (!(st[k] == 1 || nk[k] == 1) || l0[k] > a || l0[k] + (nk[k] - 1) * st[k] < b)
+                whole = 0;
+        }
+        if (!e->valid[i]) {
+            if (!whole && (stat = ncz_shard_decode_one(g, e->raw, e->pairs, i, e->data, d->fill)))
+                return stat;
+            e->valid[i] = 1;
+        }
+        int k = r - 1;
+        for (; k >= 0; k--) {
+            if (++c[k] <= hi[k])
+                break;
+            c[k] = lo[k];
+        }
+        if (k < 0)
+            break;
+    }
+    return stat;
+}
+
 /* The cache entry of chunk key, created (read and decoded, or fill) if
  * absent; whole: the write covers the chunk entirely (no read needed). */
 static int
@@ -1061,6 +1173,8 @@ get_entry(NC4_file *f, zvdata *d, const char *key, int whole, centry **ep)
         data = d->spare[--d->nspare];
     else if ((data = malloc(d->chunkbytes ? d->chunkbytes : 1)) == NULL)
         return NC_ENOMEM;
+    if (d->shard != NULL && !whole)
+        return shard_entry(f, d, key, data, ep);
     if (whole && d->vstr) {
         memset(data, 0, d->chunkbytes); /* no strings yet: the write replaces NULLs */
     } else if (!whole) {
@@ -1078,10 +1192,7 @@ get_entry(NC4_file *f, zvdata *d, const char *key, int whole, centry **ep)
                 stat = NC_NOERR;
             }
         } else if (stat == NC_NOERR) {
-            if (d->shard)
-                stat = ncz_shard_decode(d->shard, raw, len, data, d->fill, ncf_pool_default());
-            else
-                stat = ncz_pipe_decode(d->pipe, raw, len, data, d->chunkbytes);
+            stat = ncz_pipe_decode(d->pipe, raw, len, data, d->chunkbytes);
         }
         free(raw);
         if (stat) {
@@ -1270,6 +1381,8 @@ write_sel(NC4_file *f, NC4_var *var, zvdata *d, const sel *s, const unsigned cha
                 goto next;
             }
             if ((stat = get_entry(f, d, key, whole, &e)))
+                break;
+            if (e->valid != NULL && (stat = prepare_inner(d, e, l0, nk, s->stride)))
                 break;
             for (int k = 0; k < s->rank; k++) {
                 soff += k0[k] * s->ustr[k];

@@ -71,3 +71,9 @@ if(EXISTS /usr/bin/python3)
     $<TARGET_FILE:netcdf> ${_zrt_dir} ${CMAKE_CURRENT_SOURCE_DIR}/tst_zstr_zarrita.mjs)
   set_tests_properties(tst_zstr_interop PROPERTIES LABELS "nczarr;interop" SKIP_RETURN_CODE 77 TIMEOUT 600)
 endif()
+
+# Partial writes of sharded arrays go by inner chunk.
+nczarr_program(tst_zdata_shardw)
+file(MAKE_DIRECTORY ${_zrt_dir}/shardw)
+add_test(NAME tst_zdata_shardw COMMAND tst_zdata_shardw ${_zrt_dir}/shardw)
+set_tests_properties(tst_zdata_shardw PROPERTIES LABELS nczarr)
