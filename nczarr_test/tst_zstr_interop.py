@@ -168,6 +168,12 @@ else:
             check(got.get("data") == VALS + [""], "ours->zarrita %s: %s" % (mode, got.get("error", "differs")))
             s, back = get_strings(url, "s")
             check(s == 0 and back == VALS + [""], "ours->ours %s: %d" % (mode, s))
+            # A partial write (by inner chunk in a shard), read by zarrita.
+            s = put_strings(url, "s", 4, ["partial \u00e9crit"])
+            got = (node("read", p, "s") or {}).get("s", {})
+            want = VALS[:4] + ["partial \u00e9crit"] + VALS[5:] + [""]
+            check(s == 0 and got.get("data") == want, "ours->zarrita %s after a partial write: %s" %
+                  (mode, got.get("error", "differs")))
             codecs = [c.get("name") for c in json.load(open(os.path.join(p, "s", "zarr.json")))["codecs"]]
             check(codecs == (["sharding_indexed"] if "shard" in mode else ["vlen-utf8"]),
                   "%s codecs %r" % (mode, codecs))
