@@ -209,7 +209,9 @@ nc_set_default_format(int format, int *old_formatp)
         break;
     case NC_FORMAT_NETCDF4:
     case NC_FORMAT_NETCDF4_CLASSIC:
-        if (!NC_ENABLE_NETCDF4)
+        /* HDF5, not the enhanced model: a build with NCZarr only cannot
+         * create these files (upstream's test is USE_HDF5 too). */
+        if (!NC_ENABLE_HDF5)
             stat = NC_ENOTBUILT;
         break;
     default:
