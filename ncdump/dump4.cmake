@@ -7,7 +7,8 @@ target_sources(nctools PRIVATE ${CMAKE_CURRENT_LIST_DIR}/dumptypes.c)
 find_package(Threads REQUIRED)
 target_link_libraries(nctools PUBLIC Threads::Threads)
 
-if(BUILD_TESTING)
+# Those files are HDF5: a build without HDF5 cannot read them.
+if(BUILD_TESTING AND NETCDF_ENABLE_HDF5)
   # Every CDL of test/cdl4 (made into netCDF-4 and netCDF-4 classic-model
   # files by the reference ncgen), plus netCDF4-python and h5py files,
   # dumped by ours and by the reference ncdump with each option set.

@@ -1638,6 +1638,23 @@ print_specials(int ncid, int varid, const var_t *v)
         ncd_printf("\"%s\" ;\n", other.s);
     }
     xfree(other.s);
+    /* NCZarr's codec chain as JSON text, after _Filter with or without -F,
+     * as upstream prints it; other formats have no such attribute. */
+    {
+        nc_type ct;
+        size_t clen = 0;
+        if (nc_inq_att(ncid, varid, "_Codecs", &ct, &clen) == NC_NOERR && ct == NC_CHAR
+            && clen > 0) {
+            char *json = xmalloc(clen + 1);
+            if (nc_get_att_text(ncid, varid, "_Codecs", json) == NC_NOERR) {
+                json[clen] = '\0';
+                SPECIAL_NAME("_Codecs");
+                put_att_text(json, clen);
+                ncd_puts(" ;\n");
+            }
+            xfree(json);
+        }
+    }
     if (!is_user_type(v->type) && v->type != NC_STRING && type_size(v->type) > 1) {
         int endian = 0;
         check(nc_inq_var_endian(ncid, varid, &endian));
