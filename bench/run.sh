@@ -20,7 +20,8 @@
 #                    netCDF-4 file; W11: W5's deflate variable of M/2 MiB written one
 #                    row at a time, partial chunks on every call); Z: Zarr read-all, 512^3
 #                    uint16, 128^3 chunks, zstd, v2 plain (and zarr-python 2 on the new
-#                    library's store, impl=zarrpy) and v3 sharded (fixed size, not --mib)
+#                    library's store, impl=zarrpy; the table's last section gives ours/zarr-python, the
+#                    sharded read against zarr-python's unsharded read) and v3 sharded (fixed size, not --mib)
 #   --no-limits      skip the physical-limit measurements
 #   --tmp DIR        parent of the scratch directory                       [$TMPDIR or /tmp]
 #   --raw FILE       also save the raw per-run lines to FILE
@@ -33,7 +34,7 @@ set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 REF=/usr NEW= REPS=3 MIB=512 NVARS=10000 ONLY= LIMITS=1 TMPBASE=${TMPDIR:-/tmp} RAW= KEEP=0 JOBTO=900
 
-usage() { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-1}"; }
+usage() { sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-1}"; }
 while [ $# -gt 0 ]; do
     case "$1" in
         --ref) REF=$2; shift 2 ;;
@@ -158,8 +159,9 @@ job() {  # job NAME IMPL REP
         W5_zstd)    run_prog "$im" "$rep" nc4_bench -d "$d" -k zstd -m "$HALF" ;;
         W11)        run_prog "$im" "$rep" nc4_bench -d "$d" -k rows -m "$HALF" ;;
         Z_plain)    KEEPDATA=1 run_prog "$im" "$rep" nc_zarr -d "$d" -k plain -K
-                    # zarr-python 2 reads the store the new library wrote (once per rep).
-                    if [ "$im" = new ] && [ -d "$d/z_plain.zarr" ]; then
+                    # zarr-python 2 reads the store ours wrote (the new library's, or the
+                    # reference's without --new), once per rep; summarize.awk compares.
+                    if [ "$im" = "${IMPLS[${#IMPLS[@]}-1]}" ] && [ -d "$d/z_plain.zarr" ]; then
                         /usr/bin/python3 "$HERE/src/nc_zarr_py.py" "$d/z_plain.zarr" 1 2>>"$LOG" \
                             | sed "s/^/impl=zarrpy rep=$rep /" >>"$RAWF" || true
                     fi

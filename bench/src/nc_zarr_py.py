@@ -11,19 +11,24 @@ numcodecs' zstd and blosc use their own threads as configured by zarr-python
 """
 import os, resource, sys, time
 
+store, level = sys.argv[1], (sys.argv[2] if len(sys.argv) > 2 else "1")
+wl = "workload=Z_plain_zstd%s_zarrpy phase=read" % level
 try:
     import zarr
 except ImportError:
-    print("workload=Z_plain_zstd_zarrpy phase=read unavailable=zarr-python-missing")
+    print(wl + " status=unavailable reason=zarr-python-missing")
     sys.exit(0)
 
-store, level = sys.argv[1], (sys.argv[2] if len(sys.argv) > 2 else "1")
-a = zarr.open(store, mode="r")["data"]
+try:
+    a = zarr.open(store, mode="r")["data"]
+except Exception as e:  # report in the table rather than leave an empty row
+    print(wl + " status=failed reason=open:" + type(e).__name__)
+    sys.exit(0)
 nbytes = a.nbytes
 _ = a[0:1, 0:1, 0:1]
 t0 = time.monotonic()
 x = a[...]
 t = time.monotonic() - t0
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-print("workload=Z_plain_zstd%s_zarrpy phase=read bytes=%d seconds=%.6f MBps=%.1f peak_rss_kb=%d base_rss_kb=0 "
-      "rss_scope=lifetime sum=%d" % (level, nbytes, t, nbytes / t / 1e6, peak, int(x[::64, ::64, ::64].sum())))
+print("%s bytes=%d seconds=%.6f MBps=%.1f peak_rss_kb=%d base_rss_kb=0 "
+      "rss_scope=lifetime sum=%d" % (wl, nbytes, t, nbytes / t / 1e6, peak, int(x[::64, ::64, ::64].sum())))
