@@ -9,12 +9,13 @@
  * their own codecs), so a ranged read seeks instead of decoding.
  *
  * Writes: libzip writes the archive at zip_close, from sources that must
- * live until then.  Keeping every written object in a memory buffer would
- * make memory grow with the archive, so each object is appended to one spill
- * file next to the archive ("<archive>.nczspill.XXXXXX", removed at close)
- * and handed to libzip as a file range of it; objects written this session
- * are read back from there (pending).  A replaced object leaves its old bytes
- * in the spill file until close.
+ * live until then.  Objects written this session (pending) are kept in
+ * memory up to ZIP_MEM_BUDGET bytes in all, which keeps small stores as fast
+ * as before; past it, each object is appended to one spill file next to the
+ * archive ("<archive>.nczspill.XXXXXX", removed at close) and handed to
+ * libzip as a file range of it, so memory stays bounded whatever the size of
+ * the archive.  A replaced spilled object leaves its old bytes in the spill
+ * file until close.
  *
  * libzip errors are translated once, in zip_to_nc(). */
 #ifndef _DEFAULT_SOURCE
@@ -32,9 +33,12 @@
 
 #include <netcdf.h>
 
+#define ZIP_MEM_BUDGET ((uint64_t)32 << 20) /* bytes of pending objects kept in memory */
+
 typedef struct Pending {
-    char *name;   /* entry name (with the layout prefix) */
-    uint64_t off; /* where its bytes are in the spill file */
+    char *name;          /* entry name (with the layout prefix) */
+    unsigned char *data; /* its bytes in memory (alive for libzip until close), or NULL: */
+    uint64_t off;        /* where its bytes are in the spill file */
     uint64_t len;
 } Pending;
 
@@ -49,6 +53,7 @@ typedef struct ZipMap {
     int spillfd;     /* the spill file (see the file comment), -1 until a write */
     char *spillpath;
     uint64_t spillend; /* bytes in it */
+    uint64_t inmem;    /* bytes of pending objects held in memory */
 } ZipMap;
 
 static int
@@ -258,6 +263,10 @@ zipm_read(NCZ_map *map, const char *key, uint64_t start, uint64_t count, void *b
         return NC_EINVAL;
     if (count == 0)
         return NC_NOERR;
+    if (w.p && w.p->data) {
+        memcpy(buf, w.p->data + start, (size_t)count);
+        return NC_NOERR;
+    }
     if (w.p)
         return spill_read(zm, w.p->off + start, count, buf);
     return read_entry(zm, w.idx, start, count, buf);
@@ -276,8 +285,10 @@ zipm_read_all(NCZ_map *map, const char *key, void **datap, size_t *lenp)
     void *data = malloc(w.size ? (size_t)w.size : 1);
     if (!data)
         return NC_ENOMEM;
-    if (w.size && (stat = w.p ? spill_read(zm, w.p->off, w.size, data)
-                              : read_entry(zm, w.idx, 0, w.size, data))) {
+    if (w.p && w.p->data)
+        memcpy(data, w.p->data, (size_t)w.size);
+    else if (w.size && (stat = w.p ? spill_read(zm, w.p->off, w.size, data)
+                                   : read_entry(zm, w.idx, 0, w.size, data))) {
         free(data);
         return stat;
     }
@@ -292,6 +303,7 @@ zipm_write(NCZ_map *map, const char *key, uint64_t count, const void *content)
     ZipMap *zm = (ZipMap *)map;
     int stat;
     char *name = NULL;
+    unsigned char *copy = NULL;
     uint64_t off = 0;
 
     if (!(map->mode & NCZ_MAP_WRITE))
@@ -314,11 +326,21 @@ zipm_write(NCZ_map *map, const char *key, uint64_t count, const void *content)
         zm->pend = np;
         zm->cappend = ncap;
     }
-    if (count && (stat = spill_append(zm, content, count, &off)))
+    Pending *old = find_pending(zm, name);
+    uint64_t held = zm->inmem - (old && old->data ? old->len : 0);
+    if (count && held + count <= ZIP_MEM_BUDGET) {
+        if (!(copy = malloc((size_t)count))) {
+            stat = NC_ENOMEM;
+            goto fail;
+        }
+        memcpy(copy, content, (size_t)count);
+    } else if (count && (stat = spill_append(zm, content, count, &off))) {
         goto fail;
-    /* an empty range means "to the end of the file" to libzip: use a buffer */
-    zip_source_t *src = count ? zip_source_file(zm->za, zm->spillpath, off, (zip_int64_t)count)
-                              : zip_source_buffer(zm->za, NULL, 0, 0);
+    }
+    /* (an empty file range means "to the end of the file" to libzip) */
+    zip_source_t *src = count && !copy
+                            ? zip_source_file(zm->za, zm->spillpath, off, (zip_int64_t)count)
+                            : zip_source_buffer(zm->za, copy, count, 0);
     if (!src) {
         stat = archive_err(zm);
         goto fail;
@@ -330,17 +352,25 @@ zipm_write(NCZ_map *map, const char *key, uint64_t count, const void *content)
         goto fail;
     }
     zip_set_file_compression(zm->za, (zip_uint64_t)idx, ZIP_CM_STORE, 0);
-    Pending *old = find_pending(zm, name);
     if (old) {
-        old->off = off; /* the old bytes stay unused in the spill file */
+        /* libzip dropped the old source on replace: its buffer can go (a
+         * spilled one's bytes stay unused in the spill file) */
+        if (old->data)
+            zm->inmem -= old->len;
+        free(old->data);
+        old->data = copy;
+        old->off = off;
         old->len = count;
         free(name);
     } else {
-        zm->pend[zm->npend++] = (Pending){.name = name, .off = off, .len = count};
+        zm->pend[zm->npend++] = (Pending){.name = name, .data = copy, .off = off, .len = count};
     }
+    if (copy)
+        zm->inmem += count;
     return NC_NOERR;
 fail:
     free(name);
+    free(copy);
     return stat;
 }
 
@@ -357,6 +387,10 @@ zipm_del(NCZ_map *map, const char *key)
     if (zip_delete(zm->za, (zip_uint64_t)w.idx) != 0)
         return archive_err(zm);
     if (w.p) {
+        /* libzip no longer references the buffer of a deleted entry */
+        if (w.p->data)
+            zm->inmem -= w.p->len;
+        free(w.p->data);
         free(w.p->name);
         *w.p = zm->pend[--zm->npend];
     }
@@ -407,8 +441,10 @@ zipm_list_all(NCZ_map *map, const char *prefix, NCZ_keys *out)
 static void
 free_zipmap(ZipMap *zm)
 {
-    for (size_t i = 0; i < zm->npend; i++)
+    for (size_t i = 0; i < zm->npend; i++) {
         free(zm->pend[i].name);
+        free(zm->pend[i].data);
+    }
     free(zm->pend);
     if (zm->spillfd >= 0)
         close(zm->spillfd);

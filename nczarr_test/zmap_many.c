@@ -117,6 +117,19 @@ run(const char *url, const char *modes, size_t n, size_t size, int inject)
 
     /* read-only: every request refused, none silently */
     MUST(ncz_map_open(url, modes, NCZ_MAP_READ, &m));
+    /* what was written (kept in memory, spilled, or sent) is in the store */
+    {
+        const char *check[3] = {keys[0], keys[n - 1], keys[2 * n - 1]};
+        const unsigned char *want[3] = {bufs[0], bufs[n - 1], bufs[n - 1]};
+        for (int i = 0; i < 3; i++) {
+            void *d = NULL;
+            size_t len = 0;
+            OK(m->ops->read_all(m, check[i], &d, &len));
+            CHECK(len == size && (size == 0 || memcmp(d, want[i], size) == 0),
+                  "%s after reopen", check[i]);
+            free(d);
+        }
+    }
     w[0] = (NCZ_write_req){.key = keys[0], .count = 1, .content = "x", .status = -1};
     w[1] = (NCZ_write_req){.key = keys[1 % n], .count = 1, .content = "y", .status = -1};
     EXPECT(m->ops->write_many(m, 2, w), NC_EPERM);
