@@ -134,6 +134,20 @@ h5n_read_owned(h5n_file *f, h5n_obj *o, uint64_t addr, size_t len, unsigned char
     return NC_NOERR;
 }
 
+void *
+h5n_grow(void *arr, size_t *cap, size_t n, size_t sz, size_t first)
+{
+    size_t c;
+    void *p;
+    if (n < *cap)
+        return arr;
+    c = *cap ? 2 * *cap : first;
+    if (c > SIZE_MAX / sz || (p = realloc(arr, c * sz)) == NULL)
+        return NULL;
+    *cap = c;
+    return p;
+}
+
 int
 h5n_check_sum(const unsigned char *p, size_t n)
 {
@@ -223,7 +237,7 @@ static int
 load_gcol(h5n_file *f, uint64_t addr, gcol **gp)
 {
     unsigned char h[16];
-    gcol *g;
+    gcol *g, *p;
     uint64_t size;
     size_t pos, maxidx = 0;
 
@@ -237,14 +251,9 @@ load_gcol(h5n_file *f, uint64_t addr, gcol **gp)
     size = le(h + 8, 8);
     if (size < 16 || size > h5n_avail(f, addr))
         return GIVEUP;
-    if (f->ngcols == f->gcap) {
-        size_t cap = f->gcap ? 2 * f->gcap : 4;
-        gcol *p = realloc(f->gcols, cap * sizeof(*p));
-        if (p == NULL)
-            return NC_ENOMEM;
-        f->gcols = p;
-        f->gcap = cap;
-    }
+    if ((p = h5n_grow(f->gcols, &f->gcap, f->ngcols, sizeof(*p), 4)) == NULL)
+        return NC_ENOMEM;
+    f->gcols = p;
     g = &f->gcols[f->ngcols];
     memset(g, 0, sizeof(*g));
     g->addr = addr;

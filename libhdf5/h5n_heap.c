@@ -184,6 +184,7 @@ fh_direct(fheap *h, uint64_t addr, uint64_t off, uint64_t size)
 {
     unsigned char *buf;
     size_t hdr = 5 + 8 + h->offsize;
+    dblock *p;
     int stat;
 
     if (size < hdr + (h->csum ? 4 : 0) || size > h5n_avail(h->f, addr) ||
@@ -205,14 +206,9 @@ fh_direct(fheap *h, uint64_t addr, uint64_t off, uint64_t size)
         if (got != want)
             return GIVEUP;
     }
-    if (h->nblocks == h->cap) {
-        size_t cap = h->cap ? 2 * h->cap : 8;
-        dblock *p = realloc(h->blocks, cap * sizeof(*p));
-        if (p == NULL)
-            return NC_ENOMEM;
-        h->blocks = p;
-        h->cap = cap;
-    }
+    if ((p = h5n_grow(h->blocks, &h->cap, h->nblocks, sizeof(*p), 8)) == NULL)
+        return NC_ENOMEM;
+    h->blocks = p;
     h->blocks[h->nblocks].off = off;
     h->blocks[h->nblocks].size = size;
     h->blocks[h->nblocks].buf = buf;

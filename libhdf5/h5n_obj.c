@@ -385,14 +385,9 @@ collect_msgs(msglist *ml, const unsigned char *p, size_t len, int crt_tracked)
         size_t ml_len = (size_t)le(q + 1, 2);
         if (ml_len > len - at - hs)
             return GIVEUP;
-        if (ml->n == ml->cap) {
-            size_t cap = ml->cap ? 2 * ml->cap : 32;
-            msg *x = realloc(ml->m, cap * sizeof(*x));
-            if (x == NULL)
-                return NC_ENOMEM;
-            ml->m = x;
-            ml->cap = cap;
-        }
+        if ((m = h5n_grow(ml->m, &ml->cap, ml->n, sizeof(*m), 32)) == NULL)
+            return NC_ENOMEM;
+        ml->m = m;
         m = &ml->m[ml->n++];
         m->type = q[0];
         m->flags = q[3];

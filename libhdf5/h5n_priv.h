@@ -83,6 +83,10 @@ uint64_t h5n_avail(const h5n_file *f, uint64_t addr);
 int h5n_keep_buf(h5n_obj *o, unsigned char *b);
 /* Read len bytes at addr into a buffer owned by o. */
 int h5n_read_owned(h5n_file *f, h5n_obj *o, uint64_t addr, size_t len, unsigned char **bp);
+/* arr (n elements of size sz used, room for *cap) with room for one more:
+ * arr itself, or reallocated to twice (first when empty), *cap updated;
+ * NULL (arr untouched) when out of memory. */
+void *h5n_grow(void *arr, size_t *cap, size_t n, size_t sz, size_t first);
 /* Whether the 4 bytes after p[0..n) are the lookup3 checksum of them. */
 int h5n_check_sum(const unsigned char *p, size_t n);
 
