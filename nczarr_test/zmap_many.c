@@ -9,6 +9,7 @@
  * batch with an invalid key, and on a read-only store.  With "fail", one key
  * of a batch holds "zfail", which the test proxy (zmap_slowproxy.py) answers
  * with 503: the batch must report NC_ES3 for it and succeed for the rest. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, setenv */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -4,6 +4,7 @@
  * AWS.SESSION_TOKEN, plain or under a [url] prefix (the longest matching
  * prefix wins), each below its AWS_* environment variable.
  * Usage: zmap_ncrc EMPTYDIR (used as HOME; files are written there). */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, setenv */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
