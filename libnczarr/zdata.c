@@ -175,7 +175,10 @@ make_fill(NC4_file *f, NC4_var *var, size_t esize, int vstr, unsigned char **fil
     unsigned char *fill = calloc(1, esize > 8 ? esize : 8);
     if (fill == NULL)
         return NC_ENOMEM;
-    if (vstr) {
+    if (var->no_fill) {
+        /* Never-written chunks of a NOFILL variable read as zeros, as
+         * upstream's chunk cache makes them. */
+    } else if (vstr) {
         /* A char * to the variable's own copy of its fill string (NULL: ""). */
         const char *s = var->fill_value ? *(char *const *)var->fill_value : NULL;
         char *c = NULL;
@@ -551,6 +554,55 @@ store_obj(NCZ_map *map, const char *key, int empty, const void *out, size_t outl
     return map->ops->write(map, key, outlen, out);
 }
 
+/* One object of a batch to store (empty: delete it). */
+typedef struct zput {
+    const char *key;
+    const void *out;
+    size_t outlen;
+    int empty;
+    int *status; /* where its result goes */
+} zput;
+
+/* Store a batch: deletes one by one, writes with one write_many (concurrent
+ * on S3).  Every item gets its status; returns the first error. */
+static int
+store_batch(NCZ_map *map, zput *puts, size_t n)
+{
+    NCZ_write_req *reqs;
+    size_t nw = 0, k = 0;
+    int stat = NC_NOERR;
+    if (n == 0)
+        return NC_NOERR;
+    if ((reqs = calloc(n, sizeof(*reqs))) == NULL) {
+        for (size_t i = 0; i < n; i++)
+            *puts[i].status = NC_ENOMEM;
+        return NC_ENOMEM;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (puts[i].empty) {
+            int s = store_obj(map, puts[i].key, 1, NULL, 0);
+            *puts[i].status = s;
+            if (s != NC_NOERR && stat == NC_NOERR)
+                stat = s;
+        } else {
+            reqs[nw].key = puts[i].key;
+            reqs[nw].count = puts[i].outlen;
+            reqs[nw].content = puts[i].out;
+            nw++;
+        }
+    }
+    if (nw > 0) {
+        int s = map->ops->write_many(map, nw, reqs);
+        if (s != NC_NOERR && stat == NC_NOERR)
+            stat = s;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (!puts[i].empty)
+            *puts[i].status = reqs[k++].status;
+    free(reqs);
+    return stat;
+}
+
 /* Store (or delete) job j's chunk. */
 static int
 store_job(NCZ_map *map, enc_job *j)
@@ -610,11 +662,21 @@ cache_flush(NC4_file *f, zvdata *d, size_t keep)
         /* Directory stores: independent files, written from the tasks. */
         c.map = map->impl == NCZ_MAP_FILE ? map : NULL;
         ncf_pool_run(ncf_pool_default(), ndirty, enc_task, &c);
+        if (c.map == NULL) {
+            zput *puts = calloc(ndirty, sizeof(*puts));
+            size_t np = 0;
+            for (k = 0; k < ndirty; k++)
+                if (puts == NULL)
+                    jobs[k].status = NC_ENOMEM; /* nothing stored: stays dirty */
+                else if (jobs[k].status == NC_NOERR)
+                    puts[np++] = (zput){jobs[k].e->key, jobs[k].out, jobs[k].outlen, jobs[k].empty, &jobs[k].status};
+            if (puts != NULL)
+                (void)store_batch(map, puts, np); /* statuses per job, below */
+            free(puts);
+        }
         for (k = 0; k < ndirty; k++) {
             enc_job *j = &jobs[k];
             int s = j->status;
-            if (s == NC_NOERR && c.map == NULL)
-                s = store_job(map, j);
             if (s == NC_NOERR)
                 j->e->dirty = 0;
             else if (stat == NC_NOERR)
@@ -1306,11 +1368,17 @@ run_direct(NC4_file *f, zvdata *d, const sel *s, const unsigned char *src, dw_jo
     c.map = map->impl == NCZ_MAP_FILE ? map : NULL;
     c.jobs = jobs;
     ncf_pool_run(ncf_pool_default(), n, dw_task, &c);
+    if (c.map == NULL) {
+        zput puts[DIRECT_BATCH];
+        size_t np = 0;
+        for (size_t i = 0; i < n; i++)
+            if (jobs[i].status == NC_NOERR)
+                puts[np++] = (zput){jobs[i].key, jobs[i].out, jobs[i].outlen, jobs[i].empty, &jobs[i].status};
+        (void)store_batch(map, puts, np); /* statuses per job, below */
+    }
     for (size_t i = 0; i < n; i++) {
         dw_job *j = &jobs[i];
         int st = j->status;
-        if (st == NC_NOERR && c.map == NULL)
-            st = store_obj(map, j->key, j->empty, j->out, j->outlen);
         if (st != NC_NOERR && stat == NC_NOERR)
             stat = st;
         if (!j->borrowed)

@@ -283,6 +283,46 @@ test_strided_write(const char *dir)
     OK(nc_close(ncid));
 }
 
+/* NOFILL: a chunk never written reads as zeros (upstream's chunk cache), not
+ * as the type's default fill. */
+static int
+all_zero(const short *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (v[i] != 0)
+            return 0;
+    return 1;
+}
+
+static void
+test_nofill(const char *dir)
+{
+    int ncid, dim, var, nofill = 0;
+    short got[8];
+    seturl(dir, "nofill");
+    if (create(&ncid)) {
+        CHECK(0, "create %s", url);
+        return;
+    }
+    OK(nc_def_dim(ncid, "y", 8, &dim));
+    OK(nc_def_var(ncid, "v", NC_SHORT, 1, &dim, &var));
+    OK(nc_def_var_fill(ncid, var, NC_NOFILL, NULL));
+    OK(nc_enddef(ncid));
+    memset(got, 0x55, sizeof(got));
+    OK(nc_get_var_short(ncid, var, got));
+    CHECK(all_zero(got, 8), "unwritten NOFILL chunk reads as zeros (got %d)", got[0]);
+    OK(nc_close(ncid));
+    if (v3)
+        return; /* v3 requires a fill_value: NOFILL is not recorded (docs/nczarr.md) */
+    OK(nc_open(url, NC_NOWRITE, &ncid));
+    OK(nc_inq_var_fill(ncid, var, &nofill, NULL));
+    CHECK(nofill == 1, "NOFILL kept");
+    memset(got, 0x55, sizeof(got));
+    OK(nc_get_var_short(ncid, var, got));
+    CHECK(all_zero(got, 8), "reopened: unwritten NOFILL chunk reads as zeros (got %d)", got[0]);
+    OK(nc_close(ncid));
+}
+
 /* Codecs: one variable per filter set; data and filter ids survive a reopen. */
 static void
 test_codecs(const char *dir)
@@ -459,6 +499,7 @@ main(int argc, char **argv)
     test_strings(argv[1]);
     test_shapes(argv[1]);
     test_strided_write(argv[1]);
+    test_nofill(argv[1]);
     test_codecs(argv[1]);
     test_misc(argv[1]);
     return nct_summary("tst_zdata_rt");
