@@ -58,11 +58,12 @@ typedef struct { int cmode; int fmt; const char *name; } nct_format;
 extern const nct_format nct_formats[3];   /* CDF-1, CDF-2, CDF-5 */
 int nct_format_ntypes(int cmode);          /* 6 for CDF-1/2, 11 for CDF-5 */
 /* CDF-1, CDF-2, CDF-5 and NC_NETCDF4|NC_CLASSIC_MODEL (6 types, like CDF-1);
- * NCT_NFORMATS4 is 3 in a library built without netCDF-4. */
+ * NCT_NFORMATS4 is 3 in a library that cannot create NC_NETCDF4 files
+ * (built without HDF5: NCZarr alone keeps NC_HAS_NC4 but has no file format). */
 extern const nct_format nct_formats4[4];
 int nct_is_nc4(int cmode);
 #include <netcdf_meta.h>
-#if NC_HAS_NC4
+#if NC_HAS_HDF5
 #define NCT_NFORMATS4 4
 #else
 #define NCT_NFORMATS4 3
