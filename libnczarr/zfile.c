@@ -194,7 +194,9 @@ new_file(int ncid, int mode, const char *path, NC4_file **fp, char **urlp)
     zf->default_maxstrlen = NCZ_MAXSTR_DEFAULT;
     nc4_get_default_cache(&zf->cache_size, &zf->cache_nelems, &zf->cache_preemption);
     f->is_netcdf4 = 1;
-    f->superblock = 0;
+    /* _SuperblockVersion: the NCZarr format's major version (2.0.0, or our
+     * 3.0.0 for v3), as upstream reports it; set again once open knows. */
+    f->superblock = zf->zarr_format;
     *fp = f;
     *urlp = url;
     return NC_NOERR;
@@ -287,6 +289,7 @@ NCZ_open(const char *path, int mode, int basepe, size_t *chunksizehintp, void *p
             goto fail;
         }
     }
+    f->superblock = zf->zarr_format;
     if (zf->zarr_format == 3)
         zf->dimsep = '/';
     if (zf->zarr_format == 3 && (stat = ncz_meta_load_consolidated(f, root3)))
