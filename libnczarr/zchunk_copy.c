@@ -63,6 +63,24 @@ ncz_scratch(int which, size_t n)
 }
 
 
+/* Next row of a strided box: odometer over the axes before outer, moving
+ * both offsets; 0 when every row is done. */
+static int
+next_row(int outer, const size_t *count, const size_t *sstr, const size_t *dstr, size_t *idx, size_t *soff,
+         size_t *doff)
+{
+    for (int k = outer - 1; k >= 0; k--) {
+        *soff += sstr[k];
+        *doff += dstr[k];
+        if (++idx[k] < count[k])
+            return 1;
+        *soff -= sstr[k] * count[k];
+        *doff -= dstr[k] * count[k];
+        idx[k] = 0;
+    }
+    return 0;
+}
+
 static void
 copy_row(size_t esize, size_t n, const unsigned char *s, size_t ss, unsigned char *d, size_t ds)
 {
@@ -116,18 +134,7 @@ ncz_copy_strided(int rank, size_t esize, const size_t *count, const void *src, c
     }
     for (;;) {
         copy_row(esize, count[outer], s + soff * esize, sstr[outer], d + doff * esize, dstr[outer]);
-        /* Next row: odometer over the outer axes. */
-        int k = outer - 1;
-        for (; k >= 0; k--) {
-            soff += sstr[k];
-            doff += dstr[k];
-            if (++idx[k] < count[k])
-                break;
-            soff -= sstr[k] * count[k];
-            doff -= dstr[k] * count[k];
-            idx[k] = 0;
-        }
-        if (k < 0)
+        if (!next_row(outer, count, sstr, dstr, idx, &soff, &doff))
             return;
     }
 }
@@ -197,17 +204,7 @@ ncz_strings_copy_strided(int rank, const size_t *count, char *const *src, const 
             free(*d);
             *d = c;
         }
-        int k = outer - 1;
-        for (; k >= 0; k--) {
-            soff += sstr[k];
-            doff += dstr[k];
-            if (++idx[k] < count[k])
-                break;
-            soff -= sstr[k] * count[k];
-            doff -= dstr[k] * count[k];
-            idx[k] = 0;
-        }
-        if (k < 0)
+        if (!next_row(outer, count, sstr, dstr, idx, &soff, &doff))
             return NC_NOERR;
     }
 }
