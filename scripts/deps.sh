@@ -3,7 +3,7 @@
 # --test, the test suite) needs, if any are missing.  Runs apt-get only
 # when something is missing; uses sudo when not root.
 set -e
-need="cmake make gcc pkg-config libutf8proc-dev libhdf5-dev libaec-dev zlib1g-dev libdeflate-dev libzstd-dev libbz2-dev libblosc-dev libjson-c-dev libzip-dev libcurl4-openssl-dev libxml2-dev libssl-dev"
+need="cmake make gcc pkg-config libutf8proc-dev libhdf5-dev libaec-dev zlib1g-dev libdeflate-dev libisal-dev libzstd-dev libbz2-dev libblosc-dev libjson-c-dev libzip-dev libcurl4-openssl-dev libxml2-dev libssl-dev"
 if [ "${1:-}" = "--test" ]; then
     # The reference tools and library are the oracle of the interop tests;
     # dpkg-dev gives dpkg-architecture for the reference prefix.

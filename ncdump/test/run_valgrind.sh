@@ -29,5 +29,14 @@ vg "$ncdump" -b c -p 3,5 "$w/a.nc"
 vg "$nccopy" -k cdf5 "$w/a.nc" "$w/b.nc"
 vg "$nccopy" -u -V temp,time "$w/a.nc" "$w/c.nc"
 vg "$ncdump" "$w/b.nc"
+# Deflate level 1 (igzip when built with ISA-L) and 5 (libdeflate), netCDF-4
+# and Zarr, and reading them back.
+if "$ncdump" -k "$w/a.nc" >/dev/null 2>&1 && "$nccopy" -k nc4 "$w/a.nc" "$w/probe.nc" 2>/dev/null; then
+    vg "$nccopy" -k nc4 -d 1 -s "$w/a.nc" "$w/d1.nc"
+    vg "$nccopy" -k nc4 -d 5 "$w/a.nc" "$w/d5.nc"
+    vg "$ncdump" -s "$w/d1.nc"
+    vg "$nccopy" -d 1 -s "$w/a.nc" "file://$w/d1.zarr#mode=nczarr,file"
+    vg "$ncdump" "file://$w/d1.zarr#mode=nczarr,file"
+fi
 echo "valgrind: $pass passed, $fail failed"
 [ $fail -eq 0 ]
