@@ -1270,16 +1270,42 @@ get_entry(NC4_file *f, zvdata *d, const char *key, int whole, centry **ep)
     return NC_NOERR;
 }
 
+typedef struct part_sink {
+    NCZ_map *map;
+    void *h;
+} part_sink;
+
+static int
+put_part(void *arg, uint64_t off, const void *buf, size_t n)
+{
+    part_sink *p = arg;
+    return p->map->ops->wpart(p->map, p->h, off, buf, n);
+}
+
 /* Encode a whole shard lying contiguously at src and store it (delete
- * its object when every inner chunk is fill). */
+ * its object when every inner chunk is fill).  Stores that take an object
+ * in pieces get each inner chunk as it is encoded: the shard is never
+ * assembled in memory. */
 static int
 write_whole_shard(NC4_file *f, zvdata *d, const char *key, const unsigned char *src)
 {
     NCZ_map *map = ncz_file(f)->map;
     void *out = NULL;
     size_t outlen = 0;
-    int stat = ncz_shard_encode(d->shard, src, d->fill, ncf_pool_default(), &out, &outlen);
-    if (stat)
+    int stat;
+    if (map->ops->wbegin != NULL) {
+        part_sink p = {map, NULL};
+        int any = 0, end;
+        if ((stat = map->ops->wbegin(map, key, &p.h)))
+            return stat;
+        stat = ncz_shard_encode_stream(d->shard, src, d->fill, ncf_pool_default(), put_part, &p, &any);
+        end = map->ops->wend(map, p.h, stat == NC_NOERR && any);
+        if (stat || any)
+            return stat ? stat : end;
+        stat = map->ops->del(map, key);
+        return stat == NC_EEMPTY ? NC_NOERR : stat;
+    }
+    if ((stat = ncz_shard_encode(d->shard, src, d->fill, ncf_pool_default(), &out, &outlen)))
         return stat;
     if (out == NULL) {
         stat = map->ops->del(map, key);

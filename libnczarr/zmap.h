@@ -105,6 +105,15 @@ typedef struct NCZ_map_ops {
      * reqs[i].status; returns the first error of any request (a failed
      * write is never silent). */
     int (*write_many)(NCZ_map *map, size_t n, NCZ_write_req *reqs);
+    /* An object written in pieces, never whole in memory (optional: NULL
+     * where the store cannot; directory trees can).  wbegin starts an
+     * object at key that no reader sees yet; wpart writes n bytes at offset
+     * off of it (pieces may come in any order; one thread at a time);
+     * wend with commit replaces key with it, without commit discards it.
+     * wend is always called once after a successful wbegin. */
+    int (*wbegin)(NCZ_map *map, const char *key, void **hp);
+    int (*wpart)(NCZ_map *map, void *h, uint64_t off, const void *buf, size_t n);
+    int (*wend)(NCZ_map *map, void *h, int commit);
 } NCZ_map_ops;
 
 /* Every store starts with this head. */

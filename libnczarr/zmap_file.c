@@ -208,12 +208,13 @@ make_parents(FileMap *fm, char *path)
     return NC_NOERR;
 }
 
+/* count bytes at offset off (off < 0: at the file position). */
 static int
-write_all(int fd, const void *buf, size_t count)
+write_all(int fd, const void *buf, size_t count, int64_t off)
 {
     const char *p = buf;
     while (count > 0) {
-        ssize_t put = write(fd, p, count);
+        ssize_t put = off < 0 ? write(fd, p, count) : pwrite(fd, p, count, (off_t)off);
         if (put < 0) {
             if (errno == EINTR)
                 continue;
@@ -221,71 +222,111 @@ write_all(int fd, const void *buf, size_t count)
         }
         p += put;
         count -= (size_t)put;
+        if (off >= 0)
+            off += put;
     }
     return NC_NOERR;
+}
+
+/* An object being written: a temporary beside its target, so that the
+ * final rename() is atomic and readers never see a partial object. */
+typedef struct fwrite_h {
+    int fd;
+    char *path; /* the target */
+    char *tmp;
+} fwrite_h;
+
+static int
+file_wend(NCZ_map *map, void *hv, int commit)
+{
+    fwrite_h *h = hv;
+    int stat = NC_NOERR;
+    (void)map;
+    if (h == NULL)
+        return NC_EINVAL;
+    if (close(h->fd) != 0 && commit)
+        stat = NC_EIO;
+    if (commit && stat == NC_NOERR && rename(h->tmp, h->path) != 0)
+        stat = errno == EISDIR || errno == ENOTEMPTY || errno == EEXIST ? NC_EINVAL : errno_to_nc(errno, 1);
+    if (!commit || stat != NC_NOERR)
+        unlink(h->tmp);
+    free(h->tmp);
+    free(h->path);
+    free(h);
+    return stat;
+}
+
+static int
+file_wbegin(NCZ_map *map, const char *key, void **hp)
+{
+    static atomic_uint tmpcounter;
+    FileMap *fm = (FileMap *)map;
+    fwrite_h *h;
+    int stat;
+
+    *hp = NULL;
+    if (!(map->mode & NCZ_MAP_WRITE))
+        return NC_EPERM;
+    if ((stat = ncz_key_check(key)))
+        return stat;
+    if ((h = calloc(1, sizeof(*h))) == NULL)
+        return NC_ENOMEM;
+    h->fd = -1;
+    if (!(h->path = key_path(fm, key))) {
+        stat = NC_ENOMEM;
+        goto fail;
+    }
+    if ((stat = make_parents(fm, h->path)))
+        goto fail;
+    char *slash = strrchr(h->path, '/');
+    size_t dirlen = (size_t)(slash - h->path);
+    size_t tmpcap = dirlen + sizeof TMP_PREFIX + 48;
+    if (!(h->tmp = malloc(tmpcap))) {
+        stat = NC_ENOMEM;
+        goto fail;
+    }
+    for (int attempt = 0; h->fd < 0; attempt++) {
+        snprintf(h->tmp, tmpcap, "%.*s/" TMP_PREFIX "%ld.%u", (int)dirlen, h->path, (long)getpid(),
+                 atomic_fetch_add(&tmpcounter, 1u));
+        h->fd = open(h->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (h->fd < 0 && (errno != EEXIST || attempt > 100)) {
+            stat = errno_to_nc(errno, 1);
+            if (stat == NC_EEMPTY)
+                stat = NC_EINVAL; /* a parent is a file */
+            goto fail;
+        }
+    }
+    *hp = h;
+    return NC_NOERR;
+fail:
+    free(h->tmp);
+    free(h->path);
+    free(h);
+    return stat;
+}
+
+static int
+file_wpart(NCZ_map *map, void *hv, uint64_t off, const void *buf, size_t n)
+{
+    fwrite_h *h = hv;
+    (void)map;
+    if (h == NULL || (n > 0 && buf == NULL) || off > (uint64_t)INT64_MAX - n)
+        return NC_EINVAL;
+    return write_all(h->fd, buf, n, (int64_t)off);
 }
 
 static int
 file_write(NCZ_map *map, const char *key, uint64_t count, const void *content)
 {
-    static atomic_uint tmpcounter;
-    FileMap *fm = (FileMap *)map;
-    int stat, fd = -1;
-    char *path = NULL, *tmp = NULL;
-
-    if (!(map->mode & NCZ_MAP_WRITE))
-        return NC_EPERM;
-    if ((stat = ncz_key_check(key)))
-        return stat;
+    void *h;
+    int stat;
     if (count > SIZE_MAX || (count > 0 && !content))
         return NC_EINVAL;
-    if (!(path = key_path(fm, key)))
-        return NC_ENOMEM;
-    if ((stat = make_parents(fm, path)))
-        goto done;
-    /* the temporary sits beside the target so rename() is atomic */
-    char *slash = strrchr(path, '/');
-    size_t dirlen = (size_t)(slash - path);
-    size_t tmpcap = dirlen + sizeof TMP_PREFIX + 48;
-    if (!(tmp = malloc(tmpcap))) {
-        stat = NC_ENOMEM;
-        goto done;
-    }
-    for (int attempt = 0; fd < 0; attempt++) {
-        snprintf(tmp, tmpcap, "%.*s/" TMP_PREFIX "%ld.%u", (int)dirlen, path, (long)getpid(),
-                 atomic_fetch_add(&tmpcounter, 1u));
-        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd < 0 && (errno != EEXIST || attempt > 100)) {
-            stat = errno_to_nc(errno, 1);
-            if (stat == NC_EEMPTY)
-                stat = NC_EINVAL; /* a parent is a file */
-            goto done;
-        }
-    }
-    if ((stat = write_all(fd, content, (size_t)count)))
-        goto done;
-    if (close(fd) != 0) {
-        fd = -1;
-        stat = NC_EIO;
-        goto done;
-    }
-    fd = -1;
-    if (rename(tmp, path) != 0) {
-        stat = errno == EISDIR || errno == ENOTEMPTY || errno == EEXIST ? NC_EINVAL
-                                                                           : errno_to_nc(errno, 1);
-        goto done;
-    }
-    free(tmp);
-    tmp = NULL;
-done:
-    if (fd >= 0)
-        close(fd);
-    if (tmp) {
-        unlink(tmp);
-        free(tmp);
-    }
-    free(path);
-    return stat;
+    if ((stat = file_wbegin(map, key, &h)))
+        return stat;
+    stat = write_all(((fwrite_h *)h)->fd, content, (size_t)count, -1);
+    int end = file_wend(map, h, stat == NC_NOERR);
+    return stat ? stat : end;
 }
 
 static int
@@ -452,6 +493,9 @@ static const NCZ_map_ops file_ops = {
     .read = file_read,
     .read_all = file_read_all,
     .write = file_write,
+    .wbegin = file_wbegin,
+    .wpart = file_wpart,
+    .wend = file_wend,
     .del = file_del,
     .list = file_list,
     .list_all = file_list_all,

@@ -260,7 +260,41 @@ typedef struct enc_ctx {
     size_t *outlen;
     int stat;
     pthread_mutex_t lock;
+    /* Streaming (put != NULL): finished inner chunks go to put in index
+     * order as soon as those before them have gone, then are freed. */
+    ncz_shard_put_fn put;
+    void *putarg;
+    unsigned char *done; /* per inner chunk: encoded (or fill) */
+    unsigned char *idx;  /* the index being built */
+    size_t next;         /* the next inner chunk to put */
+    uint64_t pos;        /* where it goes */
+    int any;             /* something was put */
 } enc_ctx;
+
+/* Put every finished inner chunk whose predecessors have gone.  Locked. */
+static void
+emit_ready(enc_ctx *c)
+{
+    while (c->next < c->s->ninner && c->done[c->next]) {
+        size_t i = c->next++;
+        uint64_t off = NCZ_SHARD_EMPTY, len = NCZ_SHARD_EMPTY;
+        if (c->out[i] != NULL && c->stat == NC_NOERR) {
+            int st = c->put(c->putarg, c->pos, c->out[i], c->outlen[i]);
+            if (st != NC_NOERR) {
+                c->stat = st;
+            } else {
+                off = c->pos;
+                len = c->outlen[i];
+                c->pos += c->outlen[i];
+                c->any = 1;
+            }
+        }
+        put_le64(c->idx + 16 * i, off);
+        put_le64(c->idx + 16 * i + 8, len);
+        free(c->out[i]);
+        c->out[i] = NULL;
+    }
+}
 
 static void
 enc_task(void *arg, size_t i)
@@ -288,12 +322,62 @@ enc_task(void *arg, size_t i)
         if (!empty)
             stat = ncz_pipe_encode(s->pipe, tmp, c->chunkbytes, &c->out[i], &c->outlen[i]);
     }
-    if (stat) {
+    if (stat || c->put != NULL) {
         pthread_mutex_lock(&c->lock);
-        if (c->stat == NC_NOERR)
+        if (stat && c->stat == NC_NOERR)
             c->stat = stat;
+        if (c->put != NULL) {
+            c->done[i] = 1;
+            emit_ready(c);
+        }
         pthread_mutex_unlock(&c->lock);
     }
+}
+
+int
+ncz_shard_encode_stream(const ncz_shard *s, const void *src, const void *fill, void *pool, ncz_shard_put_fn put,
+                        void *putarg, int *anyp)
+{
+    size_t isz = ncz_shard_index_size(s);
+    enc_ctx c;
+    int stat;
+    *anyp = 0;
+    memset(&c, 0, sizeof(c));
+    c.s = s;
+    c.src = src;
+    c.fill = fill;
+    c.chunkbytes = s->typesize;
+    for (int d = 0; d < s->rank; d++)
+        c.chunkbytes *= s->inner[d];
+    c.put = put;
+    c.putarg = putarg;
+    c.pos = s->at_start ? isz : 0;
+    c.out = calloc(s->ninner, sizeof(void *));
+    c.outlen = calloc(s->ninner, sizeof(size_t));
+    c.done = calloc(s->ninner, 1);
+    c.idx = malloc(isz);
+    if (c.out == NULL || c.outlen == NULL || c.done == NULL || c.idx == NULL) {
+        stat = NC_ENOMEM;
+        goto done;
+    }
+    pthread_mutex_init(&c.lock, NULL);
+    stat = ncf_pool_run(pool, s->ninner, enc_task, &c);
+    pthread_mutex_destroy(&c.lock);
+    if (stat || (stat = c.stat) || !c.any)
+        goto done;
+    if (s->crc)
+        ncf_put_le32(c.idx + isz - 4, ncz_crc32c(c.idx, isz - 4));
+    if ((stat = put(putarg, s->at_start ? 0 : c.pos, c.idx, isz)) == NC_NOERR)
+        *anyp = 1;
+done:
+    if (c.out != NULL)
+        for (size_t i = 0; i < s->ninner; i++)
+            free(c.out[i]);
+    free(c.out);
+    free(c.outlen);
+    free(c.done);
+    free(c.idx);
+    return stat;
 }
 
 int
@@ -313,6 +397,7 @@ ncz_shard_encode_mixed(const ncz_shard *s, const void *src, const unsigned char 
     int stat, any = 0;
     *outp = NULL;
     *outlenp = 0;
+    memset(&c, 0, sizeof(c));
     for (int d = 0; d < s->rank; d++)
         chunkbytes *= s->inner[d];
     c.s = s;

@@ -260,6 +260,51 @@ test_pipes(void)
     }
 }
 
+/* A sink for ncz_shard_encode_stream: pieces land at their offsets in buf;
+ * put number fail_at (1-based; 0: never) fails. */
+typedef struct psink {
+    unsigned char buf[4096];
+    size_t end;
+    int nput, fail_at;
+} psink;
+
+static int
+psink_put(void *arg, uint64_t off, const void *b, size_t n)
+{
+    psink *k = arg;
+    if (++k->nput == k->fail_at)
+        return NC_EIO;
+    if (off + n > sizeof(k->buf))
+        return NC_EINVAL;
+    memcpy(k->buf + off, b, n);
+    if (off + n > k->end)
+        k->end = (size_t)(off + n);
+    return NC_NOERR;
+}
+
+/* The streamed shard is the assembled one, byte for byte; a failing sink
+ * is an error; an all-fill shard puts nothing. */
+static void
+check_stream(const ncz_shard *s, const short *a, const short *fill, const void *out, size_t outlen)
+{
+    psink k;
+    int any = -1;
+    memset(&k, 0, sizeof(k));
+    OK(ncz_shard_encode_stream(s, a, fill, ncf_pool_default(), psink_put, &k, &any));
+    if (out == NULL) {
+        CHECK(any == 0 && k.nput == 0, "all-fill shard streams nothing (any %d, %d puts)", any, k.nput);
+        return;
+    }
+    CHECK(any == 1 && k.end == outlen && memcmp(k.buf, out, outlen) == 0, "streamed shard = assembled (%zu, %zu)",
+          k.end, outlen);
+    for (int f = 1; f <= k.nput; f++) {
+        psink bad;
+        memset(&bad, 0, sizeof(bad));
+        bad.fail_at = f;
+        EXPECT(ncz_shard_encode_stream(s, a, fill, ncf_pool_default(), psink_put, &bad, &any), NC_EIO);
+    }
+}
+
 static void
 test_shards(void)
 {
@@ -285,6 +330,7 @@ test_shards(void)
                         a[i * 6 + j] = fill;
                 OK(ncz_shard_encode(&s, a, &fill, NULL, &out, &outlen));
                 CHECK(out != NULL, "shard made");
+                check_stream(&s, a, &fill, out, outlen);
                 {
                     uint64_t pairs[8];
                     const unsigned char *ix = (const unsigned char *)out + (at_start ? 0 : outlen - ncz_shard_index_size(&s));
@@ -322,6 +368,7 @@ test_shards(void)
                     a[i] = fill;
                 OK(ncz_shard_encode(&s, a, &fill, NULL, &out, &outlen));
                 CHECK(out == NULL && outlen == 0, "all-fill shard not written");
+                check_stream(&s, a, &fill, NULL, 0);
                 ncz_pipe_free(p);
             }
     {

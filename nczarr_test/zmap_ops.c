@@ -126,6 +126,28 @@ fill_store(void)
         free(blob);
     }
 
+    /* an object written in pieces, out of order (directory trees) */
+    if (m->ops->wbegin != NULL) {
+        void *h = NULL;
+        OK(m->ops->wbegin(m, "/p/0", &h));
+        OK(m->ops->wpart(m, h, 6, "world", 5));
+        EXPECT(m->ops->exists(m, "/p/0"), NC_EEMPTY); /* not visible before commit */
+        OK(m->ops->wpart(m, h, 0, "hello ", 6));
+        OK(m->ops->wend(m, h, 1));
+        OK(m->ops->read_all(m, "/p/0", &data, &dlen));
+        CHECK(dlen == 11 && data && memcmp(data, "hello world", 11) == 0, "pieced write");
+        free(data);
+        data = NULL;
+        OK(m->ops->wbegin(m, "/p/0", &h)); /* replace, then discard: the old object stays */
+        OK(m->ops->wpart(m, h, 0, "xx", 2));
+        OK(m->ops->wend(m, h, 0));
+        OK(m->ops->len(m, "/p/0", &len));
+        CHECK(len == 11, "discarded write left the object (%llu)", (unsigned long long)len);
+        OK(m->ops->del(m, "/p/0"));
+        EXPECT(m->ops->wbegin(m, "/a/../b", &h), NC_EINVAL);
+        CHECK(h == NULL, "no handle on a bad key");
+    }
+
     /* listings */
     NCZ_keys k = {0};
     OK(m->ops->list(m, "/", &k));
