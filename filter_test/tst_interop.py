@@ -16,34 +16,22 @@ Usage: tst_interop.py LIBNETCDF OURPLUGINDIR
 """
 import ctypes, os, subprocess, sys, tempfile, itertools
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "nc_test"))
+from nctst import check, finish, load_lib, skip  # noqa: E402
+
 try:
     import numpy as np
     import h5py
 except ImportError:
-    sys.exit(77)
+    skip("numpy or h5py missing")
 
 LIB, OURDIR = sys.argv[1], sys.argv[2]
-# Python cannot load a library built with sanitizers (the ASan runtime must
-# come first); the optimised build runs this test.
-if b"libasan" in subprocess.run(["ldd", LIB], capture_output=True).stdout:
-    print("library built with sanitizers: skipped")
-    sys.exit(77)
 DEBDIR = "/usr/lib/x86_64-linux-gnu/hdf5/serial/plugins"
-npass = nfail = 0
-
-def check(cond, msg):
-    global npass, nfail
-    if cond:
-        npass += 1
-    else:
-        nfail += 1
-        print("FAIL:", msg)
-
 class Spec(ctypes.Structure):
     _fields_ = [("id", ctypes.c_uint), ("flags", ctypes.c_uint),
                 ("nparams", ctypes.c_size_t), ("params", ctypes.POINTER(ctypes.c_uint))]
 
-nc = ctypes.CDLL(LIB)
+nc = load_lib(LIB)
 nc.ncf_chain_create.argtypes = [ctypes.c_size_t, ctypes.POINTER(Spec), ctypes.c_size_t, ctypes.POINTER(ctypes.c_void_p)]
 nc.ncf_chain_decode.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_void_p, ctypes.c_size_t]
 nc.ncf_chain_encode.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_void_p),
@@ -279,5 +267,4 @@ if __name__ == "__main__":
     with tempfile.TemporaryDirectory() as tmp:
         both_directions(tmp)
         plugins(tmp)
-    print("tst_interop: %d passed, %d failed" % (npass, nfail))
-    sys.exit(1 if nfail else 0)
+    finish("tst_interop")

@@ -7,32 +7,19 @@ Usage: tst_zcore_interop.py LIBNETCDF WORKDIR
 Exit 77 (skip) when zarr/numpy/xarray are missing."""
 import ctypes, os, shutil, sys
 
-# A sanitized library cannot be loaded into an uninstrumented python.
-if os.environ.get("NC_SANITIZED") == "1":
-    print("skip: sanitized build")
-    sys.exit(77)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "nc_test"))
+from nctst import check, finish, load_lib, skip  # noqa: E402
+
 try:
     import numpy as np
     import zarr
     import numcodecs
 except Exception as e:  # pragma: no cover
-    print("skip: zarr-python not available:", e)
-    sys.exit(77)
+    skip("zarr-python not available (%s)" % e)
 
-lib = ctypes.CDLL(sys.argv[1])
+lib = load_lib(sys.argv[1])
 work = sys.argv[2]
 os.makedirs(work, exist_ok=True)
-fails = 0
-passes = 0
-
-
-def check(cond, msg):
-    global fails, passes
-    if cond:
-        passes += 1
-    else:
-        fails += 1
-        print("FAIL:", msg)
 
 
 def ok(rc, what):
@@ -316,5 +303,4 @@ if os.access(refgen, os.X_OK) and os.access(refdump, os.X_OK):
     check(r.returncode == 0 and "w = 0.5, 1.5, 2.5, 3.5, 4.5 ;" in r.stdout,
           "4.9.0 ncdump of our pure Zarr: rc %d %s" % (r.returncode, r.stdout[-300:]))
 
-print("tst_zcore_interop: %d passed, %d failed" % (passes, fails))
-sys.exit(1 if fails else 0)
+finish("tst_zcore_interop")

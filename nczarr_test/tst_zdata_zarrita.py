@@ -13,49 +13,21 @@ missing, the install fails, numpy is missing, or the library carries a
 sanitizer runtime.
 Usage: tst_zdata_zarrita.py LIBNETCDF WORKDIR SCRIPT.mjs
 """
-import ctypes, json, os, shutil, subprocess, sys
+import ctypes, json, os, shutil, sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "nc_test"))
+from nctst import check, finish, load_lib, node, skip, zarrita  # noqa: E402
 
 try:
     import numpy as np
 except ImportError:
-    sys.exit(77)
+    skip("numpy missing")
 
 LIB, WORK, MJS = sys.argv[1], sys.argv[2], sys.argv[3]
-if b"libasan" in subprocess.run(["ldd", LIB], capture_output=True).stdout:
-    print("library built with sanitizers: skipped")
-    sys.exit(77)
-if not shutil.which("node") or not shutil.which("npm"):
-    print("node/npm missing: skipped")
-    sys.exit(77)
-NPM = os.path.join(WORK, "npm")
-os.makedirs(NPM, exist_ok=True)
-if not os.path.isdir(os.path.join(NPM, "node_modules", "zarrita")):
-    r = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "zarrita@0.7", "@zarrita/storage"],
-                       cwd=NPM, capture_output=True, timeout=300)
-    if r.returncode != 0 or not os.path.isdir(os.path.join(NPM, "node_modules", "zarrita")):
-        print("npm install zarrita failed: skipped")
-        sys.exit(77)
-shutil.copy(MJS, os.path.join(NPM, "zio.mjs"))
-
-nc = ctypes.CDLL(LIB)
-npass = nfail = 0
-
-
-def check(cond, msg):
-    global npass, nfail
-    if cond:
-        npass += 1
-    else:
-        nfail += 1
-        print("FAIL:", msg)
-
-
-def node(*args):
-    r = subprocess.run(["node", "zio.mjs"] + list(args), cwd=NPM, capture_output=True, timeout=300)
-    if r.returncode != 0:
-        print(r.stderr.decode()[-2000:])
-        return None
-    return json.loads(r.stdout.decode().strip().splitlines()[-1])
+nc = load_lib(LIB)
+NPM = zarrita(WORK, MJS)
+if NPM is None:
+    skip("zarrita not available")
 
 
 NP = {1: "i1", 3: "i2", 4: "i4", 5: "f4", 6: "f8", 7: "u1", 8: "u2", 9: "u4", 10: "i8", 11: "u8"}
@@ -94,7 +66,7 @@ def formula(n, salt):
 # ---- zarrita writes, we read ------------------------------------------------------------
 path = os.path.join(WORK, "fromzarrita.zarr")
 shutil.rmtree(path, ignore_errors=True)
-names = node("write", path)
+names = node(NPM, "write", path)
 check(names is not None, "zarrita write")
 for salt, name in enumerate(names or []):
     s, a = read_var("file://" + path + "#mode=zarr,v3,file", name)
@@ -142,7 +114,7 @@ def ours(mode, tag):
         s = nc.nc_put_var(ncid, vid[name], np.ascontiguousarray(a).ctypes.data_as(ctypes.c_void_p))
         check(s == 0, "put %s %s: %d" % (tag, name, s))
     check(nc.nc_close(ncid) == 0, "close %s" % tag)
-    got = node("read", p, *want.keys()) or {}
+    got = node(NPM, "read", p, *want.keys()) or {}
     for name, a in want.items():
         g = got.get(name, {})
         try:
@@ -164,5 +136,4 @@ if sp:
     meta = json.load(open(os.path.join(sp, "raw_3", "zarr.json")))
     names = [c.get("name") for c in meta.get("codecs", [])]
     check(names == ["sharding_indexed"], "sharded array's codecs: %r" % (names,))
-print("tst_zdata_zarrita: %d passed, %d failed" % (npass, nfail))
-sys.exit(1 if nfail else 0)
+finish("tst_zdata_zarrita")

@@ -18,29 +18,18 @@ Usage: tst_zdata_zarrpy.py LIBNETCDF WORKDIR
 """
 import ctypes, os, shutil, subprocess, sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "nc_test"))
+from nctst import check, finish, load_lib, skip  # noqa: E402
+
 try:
     import numpy as np
     import zarr
     import numcodecs
 except ImportError:
-    print("zarr-python or numpy missing: skipped")
-    sys.exit(77)
+    skip("zarr-python or numpy missing")
 
 LIB, WORK = sys.argv[1], sys.argv[2]
-if b"libasan" in subprocess.run(["ldd", LIB], capture_output=True).stdout:
-    print("library built with sanitizers: skipped")
-    sys.exit(77)
-nc = ctypes.CDLL(LIB)
-npass = nfail = 0
-
-
-def check(cond, msg):
-    global npass, nfail
-    if cond:
-        npass += 1
-    else:
-        nfail += 1
-        print("FAIL:", msg)
+nc = load_lib(LIB)
 
 
 NC_NAT, NC_BYTE, NC_CHAR, NC_SHORT, NC_INT, NC_FLOAT, NC_DOUBLE = 0, 1, 2, 3, 4, 5, 6
@@ -272,5 +261,4 @@ zarr_to_ours()
 hostile()
 ours_to_zarr("nczarr,file")
 ours_to_zarr("zarr,file")
-print("tst_zdata_zarrpy: %d passed, %d failed" % (npass, nfail))
-sys.exit(1 if nfail else 0)
+finish("tst_zdata_zarrpy")

@@ -15,34 +15,22 @@ Exit 77 when numpy/zarr/numcodecs are missing, under a sanitizer runtime; the
 zarrita part is skipped (reported) without node/npm.
 Usage: tst_zstr_interop.py LIBNETCDF WORKDIR SCRIPT.mjs
 """
-import ctypes, json, os, shutil, subprocess, sys
+import ctypes, json, os, shutil, sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "nc_test"))
+from nctst import check, finish, load_lib, node, skip, zarrita  # noqa: E402
 
 try:
     import numpy as np
     import zarr
     import numcodecs
 except ImportError:
-    sys.exit(77)
+    skip("numpy or zarr-python missing")
 
 LIB, WORK, MJS = sys.argv[1], sys.argv[2], sys.argv[3]
-if b"libasan" in subprocess.run(["ldd", LIB], capture_output=True).stdout:
-    print("library built with sanitizers: skipped")
-    sys.exit(77)
+nc = load_lib(LIB)
 os.makedirs(WORK, exist_ok=True)
-nc = ctypes.CDLL(LIB)
 nc.nc_free_string.argtypes = [ctypes.c_size_t, ctypes.POINTER(ctypes.c_char_p)]
-npass = nfail = 0
-
-
-def check(cond, msg):
-    global npass, nfail
-    if cond:
-        npass += 1
-    else:
-        nfail += 1
-        print("FAIL:", msg)
-
-
 VALS = ["", "a", "x" * 127, "y" * 128, "z" * 129, "".join(chr(97 + (i * 7) % 26) for i in range(10000)),
         "h\u00e9llo w\u00f6rld \u2713 \u65e5\u672c\u8a9e \U0001F600", "end"]
 
@@ -138,56 +126,39 @@ for tag, comp, fill in (("raw", None, ""), ("zlib", numcodecs.Zlib(level=1), "")
           "%s .zarray kept |O + vlen-utf8: %r" % (tag, (meta.get("dtype"), meta.get("filters"))))
 
 # ---- v3 with zarrita --------------------------------------------------------------------------
-if not shutil.which("node") or not shutil.which("npm"):
-    print("node/npm missing: zarrita part skipped")
+NPM = zarrita(WORK, MJS)
+if NPM is None:
+    print("zarrita part skipped")
 else:
-    NPM = os.path.join(WORK, "npm")
-    os.makedirs(NPM, exist_ok=True)
-    if not os.path.isdir(os.path.join(NPM, "node_modules", "zarrita")):
-        r = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "zarrita@0.7", "@zarrita/storage"],
-                           cwd=NPM, capture_output=True, timeout=300)
-    if not os.path.isdir(os.path.join(NPM, "node_modules", "zarrita")):
-        print("npm install zarrita failed: zarrita part skipped")
-    else:
-        shutil.copy(MJS, os.path.join(NPM, "zstr.mjs"))
-
-        def node(*args):
-            r = subprocess.run(["node", "zstr.mjs"] + list(args), cwd=NPM, capture_output=True, timeout=300)
-            if r.returncode != 0:
-                print(r.stderr.decode()[-2000:])
-                return None
-            return json.loads(r.stdout.decode().strip().splitlines()[-1])
-
-        for mode in ("zarr,v3,file", "zarr,v3,file,shard"):
-            p = os.path.join(WORK, "zstr_to_zarrita_%s.zarr" % mode.replace(",", "_"))
-            shutil.rmtree(p, ignore_errors=True)
-            url = "file://" + p + "#mode=" + mode
-            s = put_strings(url, "s", 0, VALS, create_dims=(9, 2))
-            check(s == 0, "ours write v3 %s: %d" % (mode, s))
-            got = (node("read", p, "s") or {}).get("s", {})
-            check(got.get("data") == VALS + [""], "ours->zarrita %s: %s" % (mode, got.get("error", "differs")))
-            s, back = get_strings(url, "s")
-            check(s == 0 and back == VALS + [""], "ours->ours %s: %d" % (mode, s))
-            # A partial write (by inner chunk in a shard), read by zarrita.
-            s = put_strings(url, "s", 4, ["partial \u00e9crit"])
-            got = (node("read", p, "s") or {}).get("s", {})
-            want = VALS[:4] + ["partial \u00e9crit"] + VALS[5:] + [""]
-            check(s == 0 and got.get("data") == want, "ours->zarrita %s after a partial write: %s" %
-                  (mode, got.get("error", "differs")))
-            codecs = [c.get("name") for c in json.load(open(os.path.join(p, "s", "zarr.json")))["codecs"]]
-            check(codecs == (["sharding_indexed"] if "shard" in mode else ["vlen-utf8"]),
-                  "%s codecs %r" % (mode, codecs))
-        p = os.path.join(WORK, "zstr_from_zarrita.zarr")
+    for mode in ("zarr,v3,file", "zarr,v3,file,shard"):
+        p = os.path.join(WORK, "zstr_to_zarrita_%s.zarr" % mode.replace(",", "_"))
         shutil.rmtree(p, ignore_errors=True)
-        jf = os.path.join(WORK, "zstr_vals.json")
-        with open(jf, "w") as f:
-            json.dump(VALS, f)
-        got = (node("write", p, jf) or {}).get("s", {})
-        check(got.get("data") == VALS, "zarrita reads its own store: %s" % got.get("error", "differs"))
-        s, back = get_strings("file://" + p + "#mode=zarr,v3,file", "s")
-        check(s == 0 and back == VALS, "zarrita->ours: %d" % s)
-        s, back = get_strings("file://" + p + "#mode=zarr,v3,file", "s", 0, 3, 3)
-        check(s == 0 and back == [VALS[0], VALS[3], VALS[6]], "zarrita->ours strided: %d" % s)
+        url = "file://" + p + "#mode=" + mode
+        s = put_strings(url, "s", 0, VALS, create_dims=(9, 2))
+        check(s == 0, "ours write v3 %s: %d" % (mode, s))
+        got = (node(NPM, "read", p, "s") or {}).get("s", {})
+        check(got.get("data") == VALS + [""], "ours->zarrita %s: %s" % (mode, got.get("error", "differs")))
+        s, back = get_strings(url, "s")
+        check(s == 0 and back == VALS + [""], "ours->ours %s: %d" % (mode, s))
+        # A partial write (by inner chunk in a shard), read by zarrita.
+        s = put_strings(url, "s", 4, ["partial \u00e9crit"])
+        got = (node(NPM, "read", p, "s") or {}).get("s", {})
+        want = VALS[:4] + ["partial \u00e9crit"] + VALS[5:] + [""]
+        check(s == 0 and got.get("data") == want, "ours->zarrita %s after a partial write: %s" %
+              (mode, got.get("error", "differs")))
+        codecs = [c.get("name") for c in json.load(open(os.path.join(p, "s", "zarr.json")))["codecs"]]
+        check(codecs == (["sharding_indexed"] if "shard" in mode else ["vlen-utf8"]),
+              "%s codecs %r" % (mode, codecs))
+    p = os.path.join(WORK, "zstr_from_zarrita.zarr")
+    shutil.rmtree(p, ignore_errors=True)
+    jf = os.path.join(WORK, "zstr_vals.json")
+    with open(jf, "w") as f:
+        json.dump(VALS, f)
+    got = (node(NPM, "write", p, jf) or {}).get("s", {})
+    check(got.get("data") == VALS, "zarrita reads its own store: %s" % got.get("error", "differs"))
+    s, back = get_strings("file://" + p + "#mode=zarr,v3,file", "s")
+    check(s == 0 and back == VALS, "zarrita->ours: %d" % s)
+    s, back = get_strings("file://" + p + "#mode=zarr,v3,file", "s", 0, 3, 3)
+    check(s == 0 and back == [VALS[0], VALS[3], VALS[6]], "zarrita->ours strided: %d" % s)
 
-print("tst_zstr_interop: %d passed, %d failed" % (npass, nfail))
-sys.exit(1 if nfail else 0)
+finish("tst_zstr_interop")

@@ -17,23 +17,17 @@ import subprocess
 import sys
 import zipfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "nc_test"))
+from nctst import check, finish, skip  # noqa: E402
+
 try:
     import numpy as np
     import zarr
     import numcodecs
 except ImportError:
-    print("zarr-python not available: skip")
-    sys.exit(77)
+    skip("zarr-python not available")
 
 cat, work = sys.argv[1], sys.argv[2]
-fails = 0
-
-
-def check(cond, what):
-    global fails
-    if not cond:
-        fails += 1
-        print("FAIL:", what)
 
 
 def run(*args):
@@ -128,5 +122,4 @@ if ep and bucket:
     check(rc == 0, "copy back from S3")
     same_arrays(want, arrays_of(zarr.DirectoryStore(s3back)), "round trip through S3")
 
-print(f"zmap_interop: {'ok' if fails == 0 else str(fails) + ' failed'}")
-sys.exit(1 if fails else 0)
+finish("zmap_interop")
