@@ -603,6 +603,49 @@ store_batch(NCZ_map *map, zput *puts, size_t n)
     return stat;
 }
 
+typedef struct part_sink {
+    NCZ_map *map;
+    void *h;
+} part_sink;
+
+static int
+put_part(void *arg, uint64_t off, const void *buf, size_t n)
+{
+    part_sink *p = arg;
+    return p->map->ops->wpart(p->map, p->h, off, buf, n);
+}
+
+/* Encode a shard and store it at key (delete its object when every inner
+ * chunk is fill): the inner chunks of src with valid[i] (all when valid is
+ * NULL), the others keeping their stored bytes in old.  Stores that take
+ * an object in pieces get each inner chunk as it is encoded: the shard is
+ * never assembled in memory. */
+static int
+store_shard(NCZ_map *map, zvdata *d, const char *key, const void *src, const unsigned char *valid, const void *old,
+            const uint64_t *pairs, void *pool)
+{
+    void *out = NULL;
+    size_t outlen = 0;
+    int stat, any = 0;
+    if (map->ops->wbegin != NULL) {
+        part_sink p = {map, NULL};
+        int end;
+        if ((stat = map->ops->wbegin(map, key, &p.h)))
+            return stat;
+        stat = ncz_shard_encode_to(d->shard, src, valid, old, pairs, d->fill, pool, put_part, &p, &any);
+        end = map->ops->wend(map, p.h, stat == NC_NOERR && any);
+        if (stat || any)
+            return stat ? stat : end;
+    } else {
+        if ((stat = ncz_shard_encode_mixed(d->shard, src, valid, old, pairs, d->fill, pool, &out, &outlen)))
+            return stat;
+        any = out != NULL;
+    }
+    stat = store_obj(map, key, !any, out, outlen);
+    free(out);
+    return stat;
+}
+
 /* Store (or delete) job j's chunk. */
 static int
 store_job(NCZ_map *map, enc_job *j)
@@ -621,11 +664,13 @@ enc_task(void *arg, size_t i)
     zvdata *d = c->d;
     if (d->shard) {
         /* Inner chunks no write touched keep their stored bytes. */
+        if (c->map != NULL) {
+            j->status = store_shard(c->map, d, j->e->key, j->e->data, j->e->valid, j->e->raw, j->e->pairs, c->inner);
+            return;
+        }
         j->status = ncz_shard_encode_mixed(d->shard, j->e->data, j->e->valid, j->e->raw, j->e->pairs, d->fill,
                                            c->inner, &j->out, &j->outlen);
         j->empty = j->status == NC_NOERR && j->out == NULL;
-        if (j->status == NC_NOERR && c->map != NULL)
-            j->status = store_job(c->map, j);
         return;
     }
     if (d->vstr ? ncz_strings_all_fill((char *const *)(void *)j->e->data, d->chunkelems, fill_str(d))
@@ -1270,52 +1315,6 @@ get_entry(NC4_file *f, zvdata *d, const char *key, int whole, centry **ep)
     return NC_NOERR;
 }
 
-typedef struct part_sink {
-    NCZ_map *map;
-    void *h;
-} part_sink;
-
-static int
-put_part(void *arg, uint64_t off, const void *buf, size_t n)
-{
-    part_sink *p = arg;
-    return p->map->ops->wpart(p->map, p->h, off, buf, n);
-}
-
-/* Encode a whole shard lying contiguously at src and store it (delete
- * its object when every inner chunk is fill).  Stores that take an object
- * in pieces get each inner chunk as it is encoded: the shard is never
- * assembled in memory. */
-static int
-write_whole_shard(NC4_file *f, zvdata *d, const char *key, const unsigned char *src)
-{
-    NCZ_map *map = ncz_file(f)->map;
-    void *out = NULL;
-    size_t outlen = 0;
-    int stat;
-    if (map->ops->wbegin != NULL) {
-        part_sink p = {map, NULL};
-        int any = 0, end;
-        if ((stat = map->ops->wbegin(map, key, &p.h)))
-            return stat;
-        stat = ncz_shard_encode_stream(d->shard, src, d->fill, ncf_pool_default(), put_part, &p, &any);
-        end = map->ops->wend(map, p.h, stat == NC_NOERR && any);
-        if (stat || any)
-            return stat ? stat : end;
-        stat = map->ops->del(map, key);
-        return stat == NC_EEMPTY ? NC_NOERR : stat;
-    }
-    if ((stat = ncz_shard_encode(d->shard, src, d->fill, ncf_pool_default(), &out, &outlen)))
-        return stat;
-    if (out == NULL) {
-        stat = map->ops->del(map, key);
-        return stat == NC_EEMPTY ? NC_NOERR : stat;
-    }
-    stat = map->ops->write(map, key, outlen, out);
-    free(out);
-    return stat;
-}
-
 /* Whole chunks a write covers and the cache does not hold are encoded
  * straight from the caller's data, a batch at a time on the pool, with no
  * cache copy (the copy and the cache's half-flushes were the serial part
@@ -1455,7 +1454,8 @@ write_sel(NC4_file *f, NC4_var *var, zvdata *d, const sel *s, const unsigned cha
                     size_t off = 0;
                     for (int k = 0; k < s->rank; k++)
                         off += k0[k] * s->ustr[k];
-                    if ((stat = write_whole_shard(f, d, key, src + off * d->esize)))
+                    if ((stat = store_shard(ncz_file(f)->map, d, key, src + off * d->esize, NULL, NULL, NULL,
+                                            ncf_pool_default())))
                         break;
                     goto next;
                 }

@@ -72,13 +72,15 @@ int ncz_shard_decode(const ncz_shard *s, const void *shard, size_t len, void *ds
  * *outlenp 0 when every inner chunk was left out (write nothing). */
 int ncz_shard_encode(const ncz_shard *s, const void *src, const void *fill, void *pool, void **outp,
                      size_t *outlenp);
-/* As ncz_shard_encode, but the shard goes out in pieces as its inner
- * chunks are encoded (in index order, then the index) through put, never
- * whole in memory; put runs on one thread at a time.  *anyp 0 when every
- * inner chunk was left out (nothing was put). */
+/* As ncz_shard_encode_mixed, but the shard goes out in pieces through put
+ * (offset, bytes) as its inner chunks are encoded: each inner chunk in
+ * index order as soon as those before it have gone, then the index; it is
+ * never whole in memory.  put runs on one thread at a time.  *anyp 0 when
+ * every inner chunk was left out (nothing was put). */
 typedef int (*ncz_shard_put_fn)(void *arg, uint64_t off, const void *buf, size_t n);
-int ncz_shard_encode_stream(const ncz_shard *s, const void *src, const void *fill, void *pool, ncz_shard_put_fn put,
-                            void *putarg, int *anyp);
+int ncz_shard_encode_to(const ncz_shard *s, const void *src, const unsigned char *valid, const void *old,
+                        const uint64_t *oldpairs, const void *fill, void *pool, ncz_shard_put_fn put, void *putarg,
+                        int *anyp);
 /* Writes by inner chunk: src holds only the inner chunks i with valid[i];
  * the others keep their encoded bytes from the stored shard old (index
  * oldpairs, as ncz_shard_index_decode gives; old NULL: they are absent),

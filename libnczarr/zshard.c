@@ -260,8 +260,10 @@ typedef struct enc_ctx {
     size_t *outlen;
     int stat;
     pthread_mutex_t lock;
-    /* Streaming (put != NULL): finished inner chunks go to put in index
-     * order as soon as those before them have gone, then are freed. */
+    /* Finished inner chunks go to put in index order as soon as those
+     * before them have gone, then are freed. */
+    const unsigned char *old; /* inner chunks not in src: their stored bytes */
+    const uint64_t *oldpairs;
     ncz_shard_put_fn put;
     void *putarg;
     unsigned char *done; /* per inner chunk: encoded (or fill) */
@@ -278,14 +280,21 @@ emit_ready(enc_ctx *c)
     while (c->next < c->s->ninner && c->done[c->next]) {
         size_t i = c->next++;
         uint64_t off = NCZ_SHARD_EMPTY, len = NCZ_SHARD_EMPTY;
-        if (c->out[i] != NULL && c->stat == NC_NOERR) {
-            int st = c->put(c->putarg, c->pos, c->out[i], c->outlen[i]);
+        const unsigned char *from = c->out[i];
+        size_t n = c->outlen[i];
+        if (from == NULL && c->valid != NULL && !c->valid[i] && c->old != NULL && c->oldpairs != NULL
+            && c->oldpairs[2 * i] != NCZ_SHARD_EMPTY && c->oldpairs[2 * i + 1] > 0) {
+            from = c->old + c->oldpairs[2 * i]; /* kept as stored */
+            n = (size_t)c->oldpairs[2 * i + 1];
+        }
+        if (from != NULL && c->stat == NC_NOERR) {
+            int st = c->put(c->putarg, c->pos, from, n);
             if (st != NC_NOERR) {
                 c->stat = st;
             } else {
                 off = c->pos;
-                len = c->outlen[i];
-                c->pos += c->outlen[i];
+                len = n;
+                c->pos += n;
                 c->any = 1;
             }
         }
@@ -305,7 +314,7 @@ enc_task(void *arg, size_t i)
     unsigned char *tmp;
     int stat = NC_NOERR;
     if (c->valid != NULL && !c->valid[i])
-        return; /* kept as stored */
+        goto done; /* kept as stored */
     inner_geom(s, i, &origin, sstr);
     for (int d = s->rank - 1; d >= 0; d--) {
         cstr[d] = st;
@@ -322,21 +331,19 @@ enc_task(void *arg, size_t i)
         if (!empty)
             stat = ncz_pipe_encode(s->pipe, tmp, c->chunkbytes, &c->out[i], &c->outlen[i]);
     }
-    if (stat || c->put != NULL) {
-        pthread_mutex_lock(&c->lock);
-        if (stat && c->stat == NC_NOERR)
-            c->stat = stat;
-        if (c->put != NULL) {
-            c->done[i] = 1;
-            emit_ready(c);
-        }
-        pthread_mutex_unlock(&c->lock);
-    }
+done:
+    pthread_mutex_lock(&c->lock);
+    if (stat && c->stat == NC_NOERR)
+        c->stat = stat;
+    c->done[i] = 1;
+    emit_ready(c);
+    pthread_mutex_unlock(&c->lock);
 }
 
 int
-ncz_shard_encode_stream(const ncz_shard *s, const void *src, const void *fill, void *pool, ncz_shard_put_fn put,
-                        void *putarg, int *anyp)
+ncz_shard_encode_to(const ncz_shard *s, const void *src, const unsigned char *valid, const void *old,
+                    const uint64_t *oldpairs, const void *fill, void *pool, ncz_shard_put_fn put, void *putarg,
+                    int *anyp)
 {
     size_t isz = ncz_shard_index_size(s);
     enc_ctx c;
@@ -345,6 +352,9 @@ ncz_shard_encode_stream(const ncz_shard *s, const void *src, const void *fill, v
     memset(&c, 0, sizeof(c));
     c.s = s;
     c.src = src;
+    c.valid = valid;
+    c.old = old;
+    c.oldpairs = oldpairs;
     c.fill = fill;
     c.chunkbytes = s->typesize;
     for (int d = 0; d < s->rank; d++)
@@ -387,76 +397,62 @@ ncz_shard_encode(const ncz_shard *s, const void *src, const void *fill, void *po
     return ncz_shard_encode_mixed(s, src, NULL, NULL, NULL, fill, pool, outp, outlenp);
 }
 
+
+/* Where an assembled shard is built: room for the whole uncompressed
+ * shard is reserved up front (pages never written cost nothing), grown if
+ * the encoded shard is bigger, trimmed at the end. */
+typedef struct memsink {
+    unsigned char *buf;
+    size_t cap, end;
+} memsink;
+
+static int
+mem_put(void *arg, uint64_t off, const void *b, size_t n)
+{
+    memsink *m = arg;
+    if (off > SIZE_MAX - n)
+        return NC_ENOMEM;
+    size_t need = (size_t)off + n;
+    if (need > m->cap) {
+        size_t cap = m->cap > need / 2 ? 2 * m->cap : need;
+        unsigned char *nb = realloc(m->buf, cap);
+        if (nb == NULL)
+            return NC_ENOMEM;
+        m->buf = nb;
+        m->cap = cap;
+    }
+    memcpy(m->buf + off, b, n);
+    if (need > m->end)
+        m->end = need;
+    return NC_NOERR;
+}
+
 int
 ncz_shard_encode_mixed(const ncz_shard *s, const void *src, const unsigned char *valid, const void *old,
                        const uint64_t *oldpairs, const void *fill, void *pool, void **outp, size_t *outlenp)
 {
-    size_t isz = ncz_shard_index_size(s), chunkbytes = s->typesize, total = isz, pos;
-    enc_ctx c;
-    unsigned char *buf = NULL, *idx;
-    int stat, any = 0;
+    memsink m = {NULL, 0, 0};
+    size_t room = s->typesize;
+    int any = 0, stat;
     *outp = NULL;
     *outlenp = 0;
-    memset(&c, 0, sizeof(c));
     for (int d = 0; d < s->rank; d++)
-        chunkbytes *= s->inner[d];
-    c.s = s;
-    c.src = src;
-    c.valid = valid;
-    c.fill = fill;
-    c.chunkbytes = chunkbytes;
-    c.stat = NC_NOERR;
-    c.out = calloc(s->ninner, sizeof(void *));
-    c.outlen = calloc(s->ninner, sizeof(size_t));
-    if (c.out == NULL || c.outlen == NULL) {
-        stat = NC_ENOMEM;
-        goto done;
+        room *= s->inner[d];
+    room = room * s->ninner + ncz_shard_index_size(s);
+    if ((m.buf = malloc(room)) == NULL)
+        return NC_ENOMEM;
+    m.cap = room;
+    stat = ncz_shard_encode_to(s, src, valid, old, oldpairs, fill, pool, mem_put, &m, &any);
+    if (stat || !any) {
+        free(m.buf);
+        return stat;
     }
-    pthread_mutex_init(&c.lock, NULL);
-    stat = ncf_pool_run(pool, s->ninner, enc_task, &c);
-    pthread_mutex_destroy(&c.lock);
-    if (stat || (stat = c.stat))
-        goto done;
-    /* Inner chunks not in src keep their stored bytes (absent: left out). */
-    for (size_t i = 0; valid != NULL && i < s->ninner; i++)
-        if (!valid[i] && old != NULL && oldpairs != NULL && oldpairs[2 * i] != NCZ_SHARD_EMPTY)
-            c.outlen[i] = (size_t)oldpairs[2 * i + 1];
-    for (size_t i = 0; i < s->ninner; i++)
-        if (c.out[i] != NULL || (valid != NULL && !valid[i] && c.outlen[i] > 0)) {
-            any = 1;
-            total += c.outlen[i];
-        }
-    if (!any)
-        goto done;
-    if ((buf = malloc(total)) == NULL) {
-        stat = NC_ENOMEM;
-        goto done;
+    if (m.end < m.cap) {
+        unsigned char *nb = realloc(m.buf, m.end);
+        if (nb != NULL)
+            m.buf = nb;
     }
-    idx = s->at_start ? buf : buf + total - isz;
-    pos = s->at_start ? isz : 0;
-    for (size_t i = 0; i < s->ninner; i++) {
-        const unsigned char *from = c.out[i];
-        if (from == NULL && valid != NULL && !valid[i] && c.outlen[i] > 0)
-            from = (const unsigned char *)old + oldpairs[2 * i];
-        if (from == NULL) {
-            put_le64(idx + 16 * i, NCZ_SHARD_EMPTY);
-            put_le64(idx + 16 * i + 8, NCZ_SHARD_EMPTY);
-            continue;
-        }
-        memcpy(buf + pos, from, c.outlen[i]);
-        put_le64(idx + 16 * i, pos);
-        put_le64(idx + 16 * i + 8, c.outlen[i]);
-        pos += c.outlen[i];
-    }
-    if (s->crc)
-        ncf_put_le32(idx + isz - 4, ncz_crc32c(idx, isz - 4));
-    *outp = buf;
-    *outlenp = total;
-done:
-    if (c.out != NULL)
-        for (size_t i = 0; i < s->ninner; i++)
-            free(c.out[i]);
-    free(c.out);
-    free(c.outlen);
-    return stat;
+    *outp = m.buf;
+    *outlenp = m.end;
+    return NC_NOERR;
 }

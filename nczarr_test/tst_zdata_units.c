@@ -260,7 +260,7 @@ test_pipes(void)
     }
 }
 
-/* A sink for ncz_shard_encode_stream: pieces land at their offsets in buf;
+/* A sink for ncz_shard_encode_to: pieces land at their offsets in buf;
  * put number fail_at (1-based; 0: never) fails. */
 typedef struct psink {
     unsigned char buf[4096];
@@ -290,7 +290,7 @@ check_stream(const ncz_shard *s, const short *a, const short *fill, const void *
     psink k;
     int any = -1;
     memset(&k, 0, sizeof(k));
-    OK(ncz_shard_encode_stream(s, a, fill, ncf_pool_default(), psink_put, &k, &any));
+    OK(ncz_shard_encode_to(s, a, NULL, NULL, NULL, fill, ncf_pool_default(), psink_put, &k, &any));
     if (out == NULL) {
         CHECK(any == 0 && k.nput == 0, "all-fill shard streams nothing (any %d, %d puts)", any, k.nput);
         return;
@@ -301,7 +301,7 @@ check_stream(const ncz_shard *s, const short *a, const short *fill, const void *
         psink bad;
         memset(&bad, 0, sizeof(bad));
         bad.fail_at = f;
-        EXPECT(ncz_shard_encode_stream(s, a, fill, ncf_pool_default(), psink_put, &bad, &any), NC_EIO);
+        EXPECT(ncz_shard_encode_to(s, a, NULL, NULL, NULL, fill, ncf_pool_default(), psink_put, &bad, &any), NC_EIO);
     }
 }
 
@@ -331,6 +331,36 @@ test_shards(void)
                 OK(ncz_shard_encode(&s, a, &fill, NULL, &out, &outlen));
                 CHECK(out != NULL, "shard made");
                 check_stream(&s, a, &fill, out, outlen);
+                {
+                    /* Inner chunks 0 and 2 rewritten, 1 and 3 kept as stored:
+                     * streamed and assembled agree, and decode to the mix. */
+                    uint64_t pairs[8];
+                    unsigned char valid[4] = {1, 0, 1, 0};
+                    short a2[48], mix[48];
+                    void *out2 = NULL;
+                    size_t out2len = 0;
+                    psink k;
+                    int any = 0;
+                    const unsigned char *ix =
+                        (const unsigned char *)out + (at_start ? 0 : outlen - ncz_shard_index_size(&s));
+                    OK(ncz_shard_index_decode(&s, ix, ncz_shard_index_size(&s), outlen, pairs));
+                    for (int i = 0; i < 48; i++)
+                        a2[i] = (short)(1000 + i);
+                    OK(ncz_shard_encode_mixed(&s, a2, valid, out, pairs, &fill, NULL, &out2, &out2len));
+                    memset(&k, 0, sizeof(k));
+                    OK(ncz_shard_encode_to(&s, a2, valid, out, pairs, &fill, ncf_pool_default(), psink_put, &k, &any));
+                    CHECK(out2 != NULL && any == 1 && k.end == out2len && memcmp(k.buf, out2, out2len) == 0,
+                          "mixed shard: streamed = assembled");
+                    OK(ncz_shard_decode(&s, out2, out2len, mix, &fill, NULL));
+                    for (int i = 0; i < 48; i++) {
+                        int r = i / 6, col = i % 6, inner_i = (r / 4) * 2 + col / 3;
+                        if (mix[i] != (valid[inner_i] ? a2[i] : a[i])) {
+                            CHECK(0, "mixed shard element %d: %d", i, mix[i]);
+                            break;
+                        }
+                    }
+                    free(out2);
+                }
                 {
                     uint64_t pairs[8];
                     const unsigned char *ix = (const unsigned char *)out + (at_start ? 0 : outlen - ncz_shard_index_size(&s));
