@@ -16,7 +16,7 @@ Usage: tst_zdata_zarrita.py LIBNETCDF WORKDIR SCRIPT.mjs
 import ctypes, json, os, shutil, sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "nc_test"))
-from nctst import check, finish, load_lib, node, skip, zarrita  # noqa: E402
+from nctst import check, finish, load_lib, node, read_var, skip, zarrita  # noqa: E402
 
 try:
     import numpy as np
@@ -35,30 +35,6 @@ NCT = {"int8": 1, "int16": 3, "int32": 4, "float32": 5, "float64": 6, "uint8": 7
        "uint32": 9, "int64": 10, "uint64": 11}
 
 
-def read_var(url, name):
-    ncid = ctypes.c_int()
-    s = nc.nc_open(url.encode(), 0, ctypes.byref(ncid))
-    if s:
-        return s, None
-    try:
-        varid, xt, nd = ctypes.c_int(), ctypes.c_int(), ctypes.c_int()
-        dimids = (ctypes.c_int * 64)()
-        s = nc.nc_inq_varid(ncid, name.encode(), ctypes.byref(varid))
-        if s:
-            return s, None
-        nc.nc_inq_var(ncid, varid, None, ctypes.byref(xt), ctypes.byref(nd), dimids, None)
-        shape = []
-        for d in range(nd.value):
-            ln = ctypes.c_size_t()
-            nc.nc_inq_dimlen(ncid, dimids[d], ctypes.byref(ln))
-            shape.append(ln.value)
-        a = np.zeros(shape, dtype=NP[xt.value])
-        s = nc.nc_get_var(ncid, varid, a.ctypes.data_as(ctypes.c_void_p))
-        return s, a
-    finally:
-        nc.nc_close(ncid)
-
-
 def formula(n, salt):
     return (np.arange(n) * 7 + salt) % 100
 
@@ -69,7 +45,7 @@ shutil.rmtree(path, ignore_errors=True)
 names = node(NPM, "write", path)
 check(names is not None, "zarrita write")
 for salt, name in enumerate(names or []):
-    s, a = read_var("file://" + path + "#mode=zarr,v3,file", name)
+    s, a = read_var(nc, "file://" + path + "#mode=zarr,v3,file", name)
     ok = s == 0 and a is not None and a.shape == (13, 7) and np.array_equal(a.reshape(-1), formula(91, salt))
     check(ok, "zarrita->ours %s: status %d" % (name, s))
 
@@ -125,7 +101,7 @@ def ours(mode, tag):
         check(ok, "ours->zarrita %s %s: %s" % (tag, name, g.get("error", "values differ")))
     # And we read our own store back.
     for name, a in list(want.items())[:6]:
-        s, b = read_var("file://" + p + "#mode=" + mode, name)
+        s, b = read_var(nc, "file://" + p + "#mode=" + mode, name)
         check(s == 0 and np.array_equal(a, b), "ours->ours %s %s: %d" % (tag, name, s))
     return p
 

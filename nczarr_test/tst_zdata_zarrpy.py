@@ -19,7 +19,7 @@ Usage: tst_zdata_zarrpy.py LIBNETCDF WORKDIR
 import ctypes, os, shutil, subprocess, sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "nc_test"))
-from nctst import check, finish, load_lib, skip  # noqa: E402
+from nctst import check, finish, load_lib, read_var, skip  # noqa: E402
 
 try:
     import numpy as np
@@ -45,41 +45,6 @@ def err(s):
 
 
 nc.nc_strerror.restype = ctypes.c_void_p
-
-
-def read_var(url, name):
-    """(status, numpy array or list of str) of variable name in url."""
-    ncid = ctypes.c_int()
-    s = nc.nc_open(url.encode(), 0, ctypes.byref(ncid))
-    if s:
-        return s, None
-    try:
-        varid = ctypes.c_int()
-        s = nc.nc_inq_varid(ncid, name.encode(), ctypes.byref(varid))
-        if s:
-            return s, None
-        xt, nd = ctypes.c_int(), ctypes.c_int()
-        dimids = (ctypes.c_int * 64)()
-        nc.nc_inq_var(ncid, varid, None, ctypes.byref(xt), ctypes.byref(nd), dimids, None)
-        shape = []
-        for d in range(nd.value):
-            ln = ctypes.c_size_t()
-            nc.nc_inq_dimlen(ncid, dimids[d], ctypes.byref(ln))
-            shape.append(ln.value)
-        n = int(np.prod(shape)) if shape else 1
-        if xt.value == NC_STRING:
-            arr = (ctypes.c_char_p * n)()
-            s = nc.nc_get_var_string(ncid, varid, arr)
-            if s:
-                return s, None
-            out = [arr[i].decode() if arr[i] is not None else None for i in range(n)]
-            nc.nc_free_string(ctypes.c_size_t(n), arr)
-            return 0, out
-        a = np.zeros(shape, dtype=NP[xt.value])
-        s = nc.nc_get_var(ncid, varid, a.ctypes.data_as(ctypes.c_void_p))
-        return s, a
-    finally:
-        nc.nc_close(ncid)
 
 
 def fresh(path):
@@ -139,7 +104,7 @@ def zarr_to_ours():
     z.attrs["_ARRAY_DIMENSIONS"] = ["p0", "p1"]
     cases.append(("partial", z[...]))
     for name, want in cases:
-        s, got = read_var("file://" + path + "#mode=zarr,file", name)
+        s, got = read_var(nc, "file://" + path + "#mode=zarr,file", name)
         check(s == 0 and got is not None and np.array_equal(got, want.astype(got.dtype if got is not None else want.dtype)),
               "zarr->ours %s: status %d" % (name, s))
     # Fixed-width strings.
@@ -147,7 +112,7 @@ def zarr_to_ours():
     z = g.create_dataset("strs", shape=(4,), chunks=(3,), dtype="S3", compressor=numcodecs.Zlib(1))
     z[...] = s_arr
     z.attrs["_ARRAY_DIMENSIONS"] = ["s0"]
-    s, got = read_var("file://" + path + "#mode=zarr,file", "strs")
+    s, got = read_var(nc, "file://" + path + "#mode=zarr,file", "strs")
     if s == 0 and isinstance(got, list):
         check(got == ["ab", "", "xyz", "q"], "zarr->ours strings %r" % (got,))
     elif s == 0:
@@ -158,7 +123,7 @@ def zarr_to_ours():
     z = g.create_dataset("lzma", shape=(8,), chunks=(4,), dtype="<i4", compressor=numcodecs.LZMA())
     z[...] = np.arange(8)
     z.attrs["_ARRAY_DIMENSIONS"] = ["l0"]
-    s, got = read_var("file://" + path + "#mode=zarr,file", "lzma")
+    s, got = read_var(nc, "file://" + path + "#mode=zarr,file", "lzma")
     check(s == NC_ENOFILTER, "unknown codec: status %d (want NC_ENOFILTER)" % s)
 
 
@@ -183,7 +148,7 @@ def hostile():
             bads.append(bytes(reversed(data)))
         for i, bad in enumerate(bads):
             open(chunk, "wb").write(bad)
-            s, got = read_var("file://" + path + "#mode=zarr,file", name)
+            s, got = read_var(nc, "file://" + path + "#mode=zarr,file", name)
             check(s != 0, "hostile %s case %d: status %d (want an error)" % (name, i, s))
     # A huge declared shape with one small chunk: reading a slice works, no huge allocation.
     z = g.create_dataset("huge", shape=(1 << 40,), chunks=(16,), dtype="<i2", fill_value=3)

@@ -18,7 +18,7 @@ Usage: tst_zstr_interop.py LIBNETCDF WORKDIR SCRIPT.mjs
 import ctypes, json, os, shutil, sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "nc_test"))
-from nctst import check, finish, load_lib, node, skip, zarrita  # noqa: E402
+from nctst import check, finish, load_lib, node, open_var, skip, zarrita  # noqa: E402
 
 try:
     import numpy as np
@@ -36,13 +36,7 @@ VALS = ["", "a", "x" * 127, "y" * 128, "z" * 129, "".join(chr(97 + (i * 7) % 26)
 
 
 def get_strings(url, name, start=None, count=None, stride=None):
-    ncid = ctypes.c_int()
-    s = nc.nc_open(url.encode(), 0, ctypes.byref(ncid))
-    if s:
-        return s, None
-    try:
-        varid = ctypes.c_int()
-        s = nc.nc_inq_varid(ncid, name.encode(), ctypes.byref(varid))
+    with open_var(nc, url, name) as (s, ncid, varid):
         if s:
             return s, None
         dimid, ln = ctypes.c_int(), ctypes.c_size_t()
@@ -62,8 +56,6 @@ def get_strings(url, name, start=None, count=None, stride=None):
         out = [buf[i].decode("utf-8") if buf[i] is not None else None for i in range(n)]
         nc.nc_free_string(ctypes.c_size_t(n), buf)
         return 0, out
-    finally:
-        nc.nc_close(ncid)
 
 
 def put_strings(url, name, start, vals, create_dims=None):
