@@ -37,6 +37,13 @@ cc $cflags -o "$work/ncc" "$src/consumer/consumer.c" $("$prefix/bin/nc-config" -
     LD_LIBRARY_PATH=$libdir "$work/ncc"
 result $? "nc-config client"
 
+# 4. nc-config --static / pkg-config --static: every library named exists
+# (linked here beside the shared library; no static libnetcdf is installed).
+cc $cflags -o "$work/st" "$src/consumer/consumer.c" $("$prefix/bin/nc-config" --cflags) $("$prefix/bin/nc-config" --libs) \
+    $("$prefix/bin/nc-config" --static) $(pkg-config --static --libs-only-l netcdf) &&
+    LD_LIBRARY_PATH=$libdir "$work/st"
+result $? "nc-config --static and pkg-config --static libraries resolve"
+
 # The installed library carries upstream's SONAME.
 soname=$(objdump -p "$libdir/libnetcdf.so" | awk '/SONAME/ {print $2}')
 [ "$soname" = "libnetcdf.so.22" ]
