@@ -18,4 +18,12 @@ if(BUILD_TESTING AND NETCDF_ENABLE_HDF5)
             ${CMAKE_CURRENT_BINARY_DIR}/test_ncdump4)
   set_tests_properties(tools_ncdump4 PROPERTIES LABELS "tools;interop"
                        SKIP_RETURN_CODE 77 TIMEOUT 600)
+
+  # Dimensions of groups that are not ancestors (a sibling's, a sibling's
+  # child) or hidden by a nearer name: declared with their full names.
+  add_test(NAME tools_dim_other_group
+    COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test/tst_dim_other_group.sh
+            $<TARGET_FILE:ncdump> $<TARGET_FILE:ncgen>
+            ${CMAKE_CURRENT_BINARY_DIR}/test_dim_other_group)
+  set_tests_properties(tools_dim_other_group PROPERTIES LABELS "tools;interop")
 endif()

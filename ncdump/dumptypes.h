@@ -15,7 +15,11 @@
 
 /* Provided by ncdump.c. */
 _Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void check(int stat);
+/* A library call that should not fail: on failure prints upstream's two
+ * lines (the error text, then "Location: file F; line N" naming the
+ * caller's source file and line) and ends the run. */
+void check_at(int stat, const char *file, int line);
+#define check(stat) check_at((stat), __FILE__, __LINE__)
 void *xmalloc(size_t n);
 void xfree(void *p);
 void put_name(const char *name);

@@ -97,14 +97,16 @@ die(const char *fmt, ...)
     fail_out();
 }
 
-/* A library call that should not fail on an open, valid file. */
+/* A library call that should not fail on an open, valid file (see
+ * dumptypes.h); the location names the source file without its path. */
 void
-check(int stat)
+check_at(int stat, const char *file, int line)
 {
     if (stat != NC_NOERR) {
+        const char *base = strrchr(file, '/');
         ncd_out_flush();
         fprintf(errf, "%s\n", nc_strerror(stat));
-        fprintf(errf, "Location: file %s; line %d\n", "ncdump.c", 0);
+        fprintf(errf, "Location: file %s; line %d\n", base ? base + 1 : file, line);
         fail_out();
     }
 }
@@ -1835,24 +1837,64 @@ group_wanted(int ncid)
     return 0;
 }
 
-/* A variable's dimension name: qualified with its group's full name when
- * the bare name would find another dimension from this group. */
+/* The group of the file that defines dimid, searched breadth first from
+ * the root group of ncid; -1 when no group does. */
+static int
+dim_group(int ncid, int dimid)
+{
+    int root = ncid, parent, *queue, nq = 1, cap = 16, head, found = -1;
+    while (nc_inq_grp_parent(root, &parent) == NC_NOERR)
+        root = parent;
+    queue = xmalloc(sizeof(int) * (size_t)cap);
+    queue[0] = root;
+    for (head = 0; head < nq && found < 0; head++) {
+        int g = queue[head], n, ng, i, *ids;
+        check(nc_inq_dimids(g, &n, NULL, 0));
+        if (n > 0) {
+            ids = xmalloc(sizeof(int) * (size_t)n);
+            check(nc_inq_dimids(g, NULL, ids, 0));
+            for (i = 0; i < n && found < 0; i++)
+                if (ids[i] == dimid)
+                    found = g;
+            xfree(ids);
+        }
+        check(nc_inq_grps(g, &ng, NULL));
+        if (ng > 0) {
+            if (nq + ng > cap) {
+                int *grown;
+                while (nq + ng > cap)
+                    cap *= 2;
+                grown = xmalloc(sizeof(int) * (size_t)cap);
+                memcpy(grown, queue, sizeof(int) * (size_t)nq);
+                xfree(queue);
+                queue = grown;
+            }
+            check(nc_inq_grps(g, NULL, queue + nq));
+            nq += ng;
+        }
+    }
+    xfree(queue);
+    return found;
+}
+
+/* A variable's dimension name.  When the bare name does not find this
+ * dimension from the variable's group (another dimension of that name is
+ * nearer, or the dimension lives in a group that is not an ancestor, such
+ * as a sibling's), the name is qualified with the full name of the group
+ * that defines it, which is found anywhere in the file as upstream does. */
 static void
 print_dim_ref(int ncid, int dimid)
 {
     char dname[NC_MAX_NAME + 1];
     check(nc_inq_dimname(ncid, dimid, dname));
     if (opt.nc4) {
-        int test, loc = ncid;
-        check(nc_inq_dimid(ncid, dname, &test));
-        while (test != dimid) {
-            int parent;
-            check(nc_inq_grp_parent(loc, &parent));
-            loc = parent;
-            check(nc_inq_dimid(loc, dname, &test));
-        }
-        if (loc != ncid) {
-            char *gname = group_fullname(loc);
+        int test;
+        if (nc_inq_dimid(ncid, dname, &test) != NC_NOERR || test != dimid) {
+            int owner = dim_group(ncid, dimid);
+            char *gname;
+            if (owner < 0)
+                check(NC_EBADDIM);
+            gname = group_fullname(owner);
             put_name(gname);
             if (strcmp(gname, "/"))
                 ncd_putc('/');
@@ -2469,7 +2511,7 @@ dump_main(int argc, char *argv[])
                 die("%s: No such group", opt.lgrps[i]);
         if (opt.xml) {
             if (opt.fmt_kind == NC_FORMAT_NETCDF4)
-                die("%s: NcML output (-x) currently only permitted for netCDF classic model", path);
+                die("NcML output (-x) currently only permitted for netCDF classic model");
             do_ncdumpx(cur_ncid, path);
         } else
             do_ncdump(cur_ncid);
