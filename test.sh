@@ -32,13 +32,13 @@ NCT_SANITIZE=1 LSAN_OPTIONS=suppressions=$PWD/fuzz/lsan_hdf5.supp \
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     run_suite sanitize -DCMAKE_BUILD_TYPE=Debug -DNETCDF_ENABLE_SANITIZERS=ON
 
-# Threads: readers and writers on classic and netCDF-4 files under TSan
+# Threads: readers and writers on classic, netCDF-4 and Zarr files under TSan
 # (only the thread tests are built in this configuration).
 echo "=== tsan build ==="
 cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DNETCDF_ENABLE_TSAN=ON >build-tsan.cmake.log
-cmake --build build-tsan -j "$jobs" --target tst_threads tst_threads4 >/dev/null
+cmake --build build-tsan -j "$jobs" --target tst_threads tst_threads4 tst_zdata_threads >/dev/null
 echo "=== tsan tests ==="
-(cd build-tsan && TSAN_OPTIONS=halt_on_error=1 ctest --output-on-failure -R '^tst_threads4?$')
+(cd build-tsan && TSAN_OPTIONS=halt_on_error=1 ctest --output-on-failure -R '^(tst_threads4?|tst_zdata_threads)$')
 
 # Zarr without HDF5 (NETCDF_ENABLE_HDF5=OFF keeps the enhanced model, the
 # filter layer and NCZarr): the format's own tests, peers left to the passes above.

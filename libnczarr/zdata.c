@@ -10,7 +10,12 @@
  * (a partly written chunk is first read and decoded); when the cache is
  * over its budget, and on flush, the dirty chunks are encoded in parallel
  * and written.  A chunk that is all fill is not stored (its object is
- * deleted if it was there), as zarr-python with write_empty_chunks=False.
+ * deleted if it was there), as zarr-python with write_empty_chunks=False;
+ * except in a NOFILL variable, whose every written chunk is stored: its
+ * metadata names no fill (v2 null) or one the skipped zeros would not be
+ * (v3), so other readers could not tell what a missing chunk held.
+ * Threads: a variable's state is built once under one lock, and each get,
+ * put or flush of a variable holds the variable's own lock.
  * Conversions and NC_ERANGE are ncx_convert's, as elsewhere in the library;
  * NC_STRING values of NCZarr v2 ("|S<n>") are held fixed-width, NUL-padded;
  * vlen-utf8 strings (v3 "string", v2 "|O") are held as one char * per
@@ -60,6 +65,8 @@ typedef struct zvdata {
     unsigned char *fill;     /* one element, memory form */
     unsigned char *fillchunk;/* a chunk of fill, made on first need */
     pthread_mutex_t filllock;
+    pthread_mutex_t oplock;  /* held by each get, put and flush */
+    int keepall;             /* NOFILL: store every chunk, fill or not */
     /* write-back cache */
     centry *head, *tail;
     centry **buckets;
@@ -143,6 +150,7 @@ ncz_var_data_free(NCZ_var *zv)
     free(d->fill);
     free(d->fillchunk);
     pthread_mutex_destroy(&d->filllock);
+    pthread_mutex_destroy(&d->oplock);
     free(d);
     zv->cache = NULL;
     if (zv->chain) {
@@ -205,8 +213,23 @@ make_fill(NC4_file *f, NC4_var *var, size_t esize, int vstr, unsigned char **fil
     return NC_NOERR;
 }
 
+static int setup_locked(NC4_file *f, NC4_var *var, zvdata **dp);
+
+/* Threads sharing a handle may reach a variable first at the same time:
+ * its state is built by one of them. */
+static pthread_mutex_t setup_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static int
 setup(NC4_file *f, NC4_var *var, zvdata **dp)
+{
+    pthread_mutex_lock(&setup_lock);
+    int stat = setup_locked(f, var, dp);
+    pthread_mutex_unlock(&setup_lock);
+    return stat;
+}
+
+static int
+setup_locked(NC4_file *f, NC4_var *var, zvdata **dp)
 {
     NCZ_var *zv = ncz_var(var);
     zvdata *d;
@@ -235,6 +258,8 @@ setup(NC4_file *f, NC4_var *var, zvdata **dp)
     if ((d = calloc(1, sizeof(*d))) == NULL)
         return NC_ENOMEM;
     pthread_mutex_init(&d->filllock, NULL);
+    pthread_mutex_init(&d->oplock, NULL);
+    d->keepall = var->no_fill;
     d->rank = var->ndims;
     d->esize = zv->typesize;
     if (var->xtype == NC_STRING && zv->vlen_utf8) {
@@ -543,6 +568,13 @@ typedef struct enc_ctx {
     NCZ_map *map;    /* directory stores: each task writes its own chunk */
 } enc_ctx;
 
+/* The fill whose chunks (inner chunks) are left out; NULL: none are. */
+static const void *
+skip_fill(const zvdata *d)
+{
+    return d->keepall ? NULL : d->fill;
+}
+
 static int
 store_obj(NCZ_map *map, const char *key, int empty, const void *out, size_t outlen)
 {
@@ -632,12 +664,12 @@ store_shard(NCZ_map *map, zvdata *d, const char *key, const void *src, const uns
         int end;
         if ((stat = map->ops->wbegin(map, key, &p.h)))
             return stat;
-        stat = ncz_shard_encode_to(d->shard, src, valid, old, pairs, d->fill, pool, put_part, &p, &any);
+        stat = ncz_shard_encode_to(d->shard, src, valid, old, pairs, skip_fill(d), pool, put_part, &p, &any);
         end = map->ops->wend(map, p.h, stat == NC_NOERR && any);
         if (stat || any)
             return stat ? stat : end;
     } else {
-        if ((stat = ncz_shard_encode_mixed(d->shard, src, valid, old, pairs, d->fill, pool, &out, &outlen)))
+        if ((stat = ncz_shard_encode_mixed(d->shard, src, valid, old, pairs, skip_fill(d), pool, &out, &outlen)))
             return stat;
         any = out != NULL;
     }
@@ -668,13 +700,13 @@ enc_task(void *arg, size_t i)
             j->status = store_shard(c->map, d, j->e->key, j->e->data, j->e->valid, j->e->raw, j->e->pairs, c->inner);
             return;
         }
-        j->status = ncz_shard_encode_mixed(d->shard, j->e->data, j->e->valid, j->e->raw, j->e->pairs, d->fill,
+        j->status = ncz_shard_encode_mixed(d->shard, j->e->data, j->e->valid, j->e->raw, j->e->pairs, skip_fill(d),
                                            c->inner, &j->out, &j->outlen);
         j->empty = j->status == NC_NOERR && j->out == NULL;
         return;
     }
-    if (d->vstr ? ncz_strings_all_fill((char *const *)(void *)j->e->data, d->chunkelems, fill_str(d))
-                : ncz_all_fill(j->e->data, d->chunkelems, d->esize, d->fill)) {
+    if (!d->keepall && (d->vstr ? ncz_strings_all_fill((char *const *)(void *)j->e->data, d->chunkelems, fill_str(d))
+                                : ncz_all_fill(j->e->data, d->chunkelems, d->esize, d->fill))) {
         j->empty = 1;
         j->status = c->map != NULL ? store_job(c->map, j) : NC_NOERR;
         return;
@@ -744,9 +776,13 @@ ncz_var_flush(NC4_file *f, NC4_var *var)
 {
     NCZ_var *zv = ncz_var(var);
     zvdata *d = zv ? zv->cache : NULL;
+    int stat;
     if (d == NULL)
         return NC_NOERR;
-    return cache_flush(f, d, d->maxentries);
+    pthread_mutex_lock(&d->oplock);
+    stat = cache_flush(f, d, d->maxentries);
+    pthread_mutex_unlock(&d->oplock);
+    return stat;
 }
 
 int
@@ -759,11 +795,13 @@ ncz_var_set_cache(NC4_file *f, NC4_var *var, size_t size, size_t nelems, float p
     (void)preemption;
     if (d == NULL)
         return NC_NOERR;
+    pthread_mutex_lock(&d->oplock);
     d->maxentries = d->chunkbytes ? size / d->chunkbytes : 1;
     if (d->maxentries < 4)
         d->maxentries = d->chunkbytes <= ((size_t)64 << 20) ? 4 : 1;
     if (d->nentries > d->maxentries)
         stat = cache_flush(f, d, d->maxentries);
+    pthread_mutex_unlock(&d->oplock);
     return stat;
 }
 
@@ -1358,8 +1396,8 @@ dw_task(void *arg, size_t i)
         data = buf;
         scratch = 1;
     }
-    if (d->vstr ? ncz_strings_all_fill((char *const *)(const void *)data, d->chunkelems, fill_str(d))
-                : ncz_all_fill(data, d->chunkelems, d->esize, d->fill)) {
+    if (!d->keepall && (d->vstr ? ncz_strings_all_fill((char *const *)(const void *)data, d->chunkelems, fill_str(d))
+                                : ncz_all_fill(data, d->chunkelems, d->esize, d->fill))) {
         j->empty = 1;
     } else if (ncz_pipe_is_raw(d->pipe) && (c->map != NULL || !scratch)) {
         j->out = (void *)data;
@@ -1525,22 +1563,23 @@ range_ignored(NC4_file *f, NC4_var *var, nc_type memtype)
            (memtype == NC_BYTE || memtype == NC_UBYTE);
 }
 
-int
-ncz_var_get(NC4_file *f, NC4_var *var, const size_t *start, const size_t *count, const ptrdiff_t *stride,
-            nc_type memtype, void *buf)
+/* No buffer for a selection that is not empty: what the netCDF-4 path
+ * answers (HDF5 refuses the read or write). */
+#define NO_BUFFER NC_EHDFERR
+
+static int
+var_get(NC4_file *f, NC4_var *var, zvdata *d, const size_t *start, const size_t *count, const ptrdiff_t *stride,
+        nc_type memtype, void *buf)
 {
-    zvdata *d;
     sel s;
     unsigned char *tmp = NULL;
     int stat, range = 0;
-    if ((stat = resolve_memtype(var, &memtype)))
-        return stat;
-    if ((stat = setup(f, var, &d)))
-        return stat;
     if ((stat = make_sel(var, d, start, count, stride, 0, &s)))
         return stat;
     if (s.n == 0)
         return NC_NOERR;
+    if (buf == NULL)
+        return NO_BUFFER;
     if (d->vstr) {
         /* Read into NULLs, so whatever a failed read made can be freed. */
         if ((tmp = calloc(s.n, sizeof(char *))) == NULL)
@@ -1599,24 +1638,35 @@ done:
 }
 
 int
-ncz_var_put(NC4_file *f, NC4_var *var, const size_t *start, const size_t *count, const ptrdiff_t *stride,
-            nc_type memtype, const void *buf)
+ncz_var_get(NC4_file *f, NC4_var *var, const size_t *start, const size_t *count, const ptrdiff_t *stride,
+            nc_type memtype, void *buf)
 {
     zvdata *d;
-    sel s;
-    unsigned char *tmp = NULL;
-    const unsigned char *src = buf;
-    int stat, range = 0;
-    if (f->readonly)
-        return NC_EPERM;
+    int stat;
     if ((stat = resolve_memtype(var, &memtype)))
         return stat;
     if ((stat = setup(f, var, &d)))
         return stat;
+    pthread_mutex_lock(&d->oplock);
+    stat = var_get(f, var, d, start, count, stride, memtype, buf);
+    pthread_mutex_unlock(&d->oplock);
+    return stat;
+}
+
+static int
+var_put(NC4_file *f, NC4_var *var, zvdata *d, const size_t *start, const size_t *count, const ptrdiff_t *stride,
+        nc_type memtype, const void *buf)
+{
+    sel s;
+    unsigned char *tmp = NULL;
+    const unsigned char *src = buf;
+    int stat, range = 0;
     if ((stat = make_sel(var, d, start, count, stride, 1, &s)))
         return stat;
     if (s.n == 0)
         return NC_NOERR;
+    if (buf == NULL)
+        return NO_BUFFER;
     if (d->vstr) {
         src = buf; /* the caller's char *s: write_sel stores copies */
     } else if (var->xtype == NC_STRING) {
@@ -1669,4 +1719,22 @@ done:
     if (stat)
         return stat;
     return range ? NC_ERANGE : NC_NOERR;
+}
+
+int
+ncz_var_put(NC4_file *f, NC4_var *var, const size_t *start, const size_t *count, const ptrdiff_t *stride,
+            nc_type memtype, const void *buf)
+{
+    zvdata *d;
+    int stat;
+    if (f->readonly)
+        return NC_EPERM;
+    if ((stat = resolve_memtype(var, &memtype)))
+        return stat;
+    if ((stat = setup(f, var, &d)))
+        return stat;
+    pthread_mutex_lock(&d->oplock);
+    stat = var_put(f, var, d, start, count, stride, memtype, buf);
+    pthread_mutex_unlock(&d->oplock);
+    return stat;
 }

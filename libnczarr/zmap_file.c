@@ -8,8 +8,22 @@
  * use pread straight into the caller's buffer.  errno is translated here:
  * ENOENT/ENOTDIR/EISDIR -> NC_EEMPTY (no object), EACCES/EPERM -> NC_EPERM
  * on writes and NC_EACCESS on reads, ENAMETOOLONG -> NC_EINVAL, ENOMEM ->
- * NC_ENOMEM, others -> NC_EIO. */
+ * NC_ENOMEM, others -> NC_EIO.
+ *
+ * Keys resolve inside the store: every path below the root is opened
+ * relative to a descriptor of the root without following any symbolic link
+ * (openat2 with RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS, else one component
+ * at a time with O_NOFOLLOW), so no key reaches a file outside the store,
+ * even through a symlinked directory, and writes create their temporary and
+ * rename it through a descriptor of the directory so resolved.  A symbolic
+ * link (even one pointing inside the store) or a special file (FIFO, device,
+ * socket) where an object or its directory should be is an error:
+ * NC_EACCESS on reads, NC_EPERM on writes; listings leave them out.  Object
+ * files are opened with O_NONBLOCK, so a FIFO never blocks. */
 #define _XOPEN_SOURCE 700
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* O_PATH */
+#endif
 #ifndef _DEFAULT_SOURCE
 #define _DEFAULT_SOURCE
 #endif
@@ -24,7 +38,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+#ifdef SYS_openat2
+#include <linux/openat2.h>
+#endif
 
 #include <netcdf.h>
 
@@ -35,7 +53,12 @@ typedef struct FileMap {
     NCZ_map head;   /* first: the zmap.h head */
     char *root;     /* store directory, no trailing '/' */
     size_t rootlen; /* strlen(root) */
+    int rootfd;     /* the root directory; every key resolves below it */
 } FileMap;
+
+#ifndef O_PATH
+#define O_PATH (O_RDONLY | O_NONBLOCK)
+#endif
 
 static const NCZ_map_ops file_ops;
 
@@ -60,28 +83,114 @@ errno_to_nc(int e, int writing)
     }
 }
 
-/* ROOT + key in a new string. */
-static char *
-key_path(const FileMap *fm, const char *key)
+/* The store-relative path of a key ("/a/b" -> "a/b"; "" or "/" -> "."). */
+static const char *
+rel_of(const char *key)
 {
-    return ncz_path_join(fm->root, fm->rootlen, key, 0);
+    while (*key == '/')
+        key++;
+    return *key ? key : ".";
 }
 
-/* Object at key: its stat (NC_EEMPTY unless a regular file). */
+/* openat(rootfd, rel, flags) that never leaves the store and follows no
+ * symbolic link on the way (ELOOP when one is met; a trailing one is
+ * opened itself with O_PATH | O_NOFOLLOW).  -1 with errno on failure. */
+static int
+open_beneath(const FileMap *fm, const char *rel, int flags, mode_t mode)
+{
+    flags |= O_CLOEXEC | O_NOFOLLOW;
+#ifdef SYS_openat2
+    static atomic_int no_openat2;
+    if (!atomic_load(&no_openat2)) {
+        struct open_how how;
+        memset(&how, 0, sizeof how);
+        how.flags = (unsigned long long)flags;
+        how.mode = (flags & O_CREAT) ? mode : 0;
+        how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
+        long fd = syscall(SYS_openat2, fm->rootfd, rel, &how, sizeof how);
+        if (fd >= 0)
+            return (int)fd;
+        if (errno != ENOSYS && errno != EPERM)
+            return errno == EXDEV ? (errno = ELOOP, -1) : -1;
+        if (errno == ENOSYS)
+            atomic_store(&no_openat2, 1);
+    }
+#endif
+    /* One component at a time, each a directory opened without following. */
+    int dfd = fm->rootfd;
+    const char *p = rel;
+    for (;;) {
+        const char *slash = strchr(p, '/');
+        if (slash == NULL)
+            break;
+        size_t n = (size_t)(slash - p);
+        char comp[256];
+        if (n == 0 || n >= sizeof comp) {
+            if (dfd != fm->rootfd)
+                close(dfd);
+            errno = n ? ENAMETOOLONG : ENOENT;
+            return -1;
+        }
+        memcpy(comp, p, n);
+        comp[n] = '\0';
+        int nfd = openat(dfd, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        int e = errno;
+        struct stat sb;
+        if (nfd < 0 && e == ENOTDIR && fstatat(dfd, comp, &sb, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(sb.st_mode))
+            e = ELOOP; /* a symbolic link on the way, as openat2 says it */
+        if (dfd != fm->rootfd)
+            close(dfd);
+        if (nfd < 0) {
+            errno = e;
+            return -1;
+        }
+        dfd = nfd;
+        p = slash + 1;
+    }
+    int fd = openat(dfd, p, flags, mode);
+    int e = errno;
+    if (dfd != fm->rootfd)
+        close(dfd);
+    errno = e;
+    return fd;
+}
+
+/* What a file that is not a regular one is where an object should be: a
+ * directory is no object (NC_EEMPTY); a symbolic link or a special file is
+ * refused. */
+static int
+not_regular(const struct stat *sb, int writing)
+{
+    if (S_ISDIR(sb->st_mode))
+        return NC_EEMPTY;
+    return writing ? NC_EPERM : NC_EACCESS;
+}
+
+/* errno of a failed open_beneath: a symbolic link on the way is refused. */
+static int
+open_errno(int e, int writing)
+{
+    if (e == ELOOP || e == ENXIO || e == EXDEV)
+        return writing ? NC_EPERM : NC_EACCESS;
+    return errno_to_nc(e, writing);
+}
+
+/* Object at key: its stat (NC_EEMPTY when none; a link or a special file
+ * is refused). */
 static int
 stat_object(FileMap *fm, const char *key, struct stat *sb)
 {
     int stat;
     if ((stat = ncz_key_check(key)))
         return stat;
-    char *p = key_path(fm, key);
-    if (!p)
-        return NC_ENOMEM;
-    if (lstat(p, sb) != 0)
+    int fd = open_beneath(fm, rel_of(key), O_PATH, 0);
+    if (fd < 0)
+        return open_errno(errno, 0);
+    if (fstat(fd, sb) != 0)
         stat = errno_to_nc(errno, 0);
     else if (!S_ISREG(sb->st_mode))
-        stat = NC_EEMPTY;
-    free(p);
+        stat = not_regular(sb, 0);
+    close(fd);
     return stat;
 }
 
@@ -124,23 +233,21 @@ pread_all(int fd, void *buf, size_t count, off_t off)
     return NC_NOERR;
 }
 
-/* Open the object at key for reading; *sb its stat. */
+/* Open the object at key for reading; *sb its stat.  O_NONBLOCK: a FIFO
+ * opens at once (and is refused below) instead of waiting for a writer. */
 static int
 open_object(FileMap *fm, const char *key, int *fdp, struct stat *sb)
 {
     int stat;
     if ((stat = ncz_key_check(key)))
         return stat;
-    char *p = key_path(fm, key);
-    if (!p)
-        return NC_ENOMEM;
-    int fd = open(p, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-    free(p);
+    int fd = open_beneath(fm, rel_of(key), O_RDONLY | O_NONBLOCK, 0);
     if (fd < 0)
-        return errno == ELOOP ? NC_EEMPTY : errno_to_nc(errno, 0);
+        return open_errno(errno, 0);
     if (fstat(fd, sb) != 0 || !S_ISREG(sb->st_mode)) {
+        stat = fstat(fd, sb) != 0 ? NC_EIO : not_regular(sb, 0);
         close(fd);
-        return NC_EEMPTY;
+        return stat;
     }
     *fdp = fd;
     return NC_NOERR;
@@ -192,20 +299,71 @@ done:
     return stat;
 }
 
-/* mkdir -p for the directories of path below the store root (path is
- * ROOT + key; the root exists). */
+/* A descriptor (O_PATH) of the directory rel (store-relative, "." the
+ * root), made with its parents when missing; no symbolic link is followed
+ * and none is made.  -1 with *statp set on failure. */
 static int
-make_parents(FileMap *fm, char *path)
+open_parent_dir(FileMap *fm, const char *rel, int *statp)
 {
-    for (char *s = path + fm->rootlen + 1; (s = strchr(s, '/')); s++) {
-        *s = '\0';
-        int rc = mkdir(path, 0777);
-        int e = errno;
-        *s = '/';
-        if (rc != 0 && e != EEXIST)
-            return e == ENOENT || e == ENOTDIR ? NC_EINVAL : errno_to_nc(e, 1);
+    int fd = open_beneath(fm, rel, O_PATH | O_DIRECTORY, 0);
+    if (fd >= 0)
+        return fd;
+    if (errno == ENOTDIR) {
+        /* A file where a directory should be; a trailing symbolic link opened
+         * with O_NOFOLLOW also says ENOTDIR: that one is refused. */
+        struct stat sb;
+        int lfd = open_beneath(fm, rel, O_PATH, 0);
+        *statp = lfd >= 0 && fstat(lfd, &sb) == 0 && S_ISLNK(sb.st_mode) ? NC_EPERM : NC_EINVAL;
+        if (lfd >= 0)
+            close(lfd);
+        return -1;
     }
-    return NC_NOERR;
+    if (errno != ENOENT) {
+        *statp = open_errno(errno, 1);
+        return -1;
+    }
+    /* Some directory is missing: make each, one component at a time. */
+    int dfd = dup(fm->rootfd);
+    for (const char *p = rel; dfd >= 0 && *p;) {
+        const char *slash = strchr(p, '/');
+        size_t n = slash ? (size_t)(slash - p) : strlen(p);
+        char comp[256];
+        if (n == 0 || n >= sizeof comp) {
+            close(dfd);
+            *statp = NC_EINVAL;
+            return -1;
+        }
+        memcpy(comp, p, n);
+        comp[n] = '\0';
+        if (mkdirat(dfd, comp, 0777) != 0 && errno != EEXIST) {
+            int e = errno;
+            close(dfd);
+            *statp = e == ENOENT || e == ENOTDIR ? NC_EINVAL : errno_to_nc(e, 1);
+            return -1;
+        }
+        int nfd = openat(dfd, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        int e = errno;
+        close(dfd);
+        if (nfd < 0) {
+            *statp = e == ENOTDIR ? NC_EINVAL : open_errno(e, 1);
+            return -1;
+        }
+        dfd = nfd;
+        p = slash ? slash + 1 : p + n;
+    }
+    if (dfd < 0)
+        *statp = errno_to_nc(errno, 1);
+    return dfd;
+}
+
+/* Split the store-relative path of key at its last '/': dir (malloc'ed,
+ * "." for the root) and the name (in key).  NULL: no memory. */
+static char *
+split_key(const char *key, const char **namep)
+{
+    const char *rel = rel_of(key), *slash = strrchr(rel, '/');
+    *namep = slash ? slash + 1 : rel;
+    return slash ? strndup(rel, (size_t)(slash - rel)) : strdup(".");
 }
 
 /* count bytes at offset off (off < 0: at the file position). */
@@ -229,11 +387,14 @@ write_all(int fd, const void *buf, size_t count, int64_t off)
 }
 
 /* An object being written: a temporary beside its target, so that the
- * final rename() is atomic and readers never see a partial object. */
+ * final rename is atomic and readers never see a partial object.  Both
+ * are named relative to a descriptor of their directory, resolved once
+ * inside the store. */
 typedef struct fwrite_h {
     int fd;
-    char *path; /* the target */
-    char *tmp;
+    int dirfd;
+    char *name; /* the target, in dirfd */
+    char tmp[sizeof TMP_PREFIX + 48];
 } fwrite_h;
 
 static int
@@ -246,12 +407,12 @@ file_wend(NCZ_map *map, void *hv, int commit)
         return NC_EINVAL;
     if (close(h->fd) != 0 && commit)
         stat = NC_EIO;
-    if (commit && stat == NC_NOERR && rename(h->tmp, h->path) != 0)
+    if (commit && stat == NC_NOERR && renameat(h->dirfd, h->tmp, h->dirfd, h->name) != 0)
         stat = errno == EISDIR || errno == ENOTEMPTY || errno == EEXIST ? NC_EINVAL : errno_to_nc(errno, 1);
     if (!commit || stat != NC_NOERR)
-        unlink(h->tmp);
-    free(h->tmp);
-    free(h->path);
+        unlinkat(h->dirfd, h->tmp, 0);
+    close(h->dirfd);
+    free(h->name);
     free(h);
     return stat;
 }
@@ -262,7 +423,8 @@ file_wbegin(NCZ_map *map, const char *key, void **hp)
     static atomic_uint tmpcounter;
     FileMap *fm = (FileMap *)map;
     fwrite_h *h;
-    int stat;
+    const char *name;
+    int stat = NC_NOERR;
 
     *hp = NULL;
     if (!(map->mode & NCZ_MAP_WRITE))
@@ -271,24 +433,20 @@ file_wbegin(NCZ_map *map, const char *key, void **hp)
         return stat;
     if ((h = calloc(1, sizeof(*h))) == NULL)
         return NC_ENOMEM;
-    h->fd = -1;
-    if (!(h->path = key_path(fm, key))) {
+    h->fd = h->dirfd = -1;
+    char *dir = split_key(key, &name);
+    if (!dir || !(h->name = strdup(name))) {
+        free(dir);
         stat = NC_ENOMEM;
         goto fail;
     }
-    if ((stat = make_parents(fm, h->path)))
+    h->dirfd = open_parent_dir(fm, dir, &stat);
+    free(dir);
+    if (h->dirfd < 0)
         goto fail;
-    char *slash = strrchr(h->path, '/');
-    size_t dirlen = (size_t)(slash - h->path);
-    size_t tmpcap = dirlen + sizeof TMP_PREFIX + 48;
-    if (!(h->tmp = malloc(tmpcap))) {
-        stat = NC_ENOMEM;
-        goto fail;
-    }
     for (int attempt = 0; h->fd < 0; attempt++) {
-        snprintf(h->tmp, tmpcap, "%.*s/" TMP_PREFIX "%ld.%u", (int)dirlen, h->path, (long)getpid(),
-                 atomic_fetch_add(&tmpcounter, 1u));
-        h->fd = open(h->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        snprintf(h->tmp, sizeof h->tmp, TMP_PREFIX "%ld.%u", (long)getpid(), atomic_fetch_add(&tmpcounter, 1u));
+        h->fd = openat(h->dirfd, h->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
         if (h->fd < 0 && (errno != EEXIST || attempt > 100)) {
             stat = errno_to_nc(errno, 1);
             if (stat == NC_EEMPTY)
@@ -299,8 +457,9 @@ file_wbegin(NCZ_map *map, const char *key, void **hp)
     *hp = h;
     return NC_NOERR;
 fail:
-    free(h->tmp);
-    free(h->path);
+    if (h->dirfd >= 0)
+        close(h->dirfd);
+    free(h->name);
     free(h);
     return stat;
 }
@@ -334,26 +493,41 @@ file_del(NCZ_map *map, const char *key)
 {
     FileMap *fm = (FileMap *)map;
     struct stat sb;
+    const char *name;
     int stat;
 
     if (!(map->mode & NCZ_MAP_WRITE))
         return NC_EPERM;
     if ((stat = stat_object(fm, key, &sb)))
-        return stat;
-    char *path = key_path(fm, key);
-    if (!path)
+        return stat == NC_EACCESS ? NC_EPERM : stat;
+    char *dir = split_key(key, &name);
+    if (!dir)
         return NC_ENOMEM;
-    if (unlink(path) != 0) {
-        stat = errno_to_nc(errno, 1);
+    int dfd = open_beneath(fm, dir, O_PATH | O_DIRECTORY, 0);
+    if (dfd < 0) {
+        stat = open_errno(errno, 1);
     } else {
-        /* drop directories the delete left empty, up to the root */
-        for (char *s; (s = strrchr(path, '/')) && (size_t)(s - path) > fm->rootlen;) {
-            *s = '\0';
-            if (rmdir(path) != 0)
-                break;
-        }
+        if (unlinkat(dfd, name, 0) != 0)
+            stat = errno_to_nc(errno, 1);
+        close(dfd);
     }
-    free(path);
+    /* Drop directories the delete left empty, up to the root: each removed
+     * through a descriptor of its parent, resolved inside the store. */
+    for (char *s; stat == NC_NOERR && strcmp(dir, ".") != 0;) {
+        const char *last = dir;
+        s = strrchr(dir, '/');
+        if (s) {
+            *s = '\0';
+            last = s + 1;
+        }
+        int pfd = open_beneath(fm, s ? dir : ".", O_PATH | O_DIRECTORY, 0);
+        int gone = pfd >= 0 && unlinkat(pfd, last, AT_REMOVEDIR) == 0;
+        if (pfd >= 0)
+            close(pfd);
+        if (!gone || !s)
+            break;
+    }
+    free(dir);
     return stat;
 }
 
@@ -363,47 +537,47 @@ is_tmp_name(const char *name)
     return strncmp(name, TMP_PREFIX, sizeof TMP_PREFIX - 1) == 0;
 }
 
-/* Depth-first walk of dir (whose key is key, "" for the root): every
- * regular file below it as a full key. */
+/* Depth-first walk of the directory dfd (whose key is key, "" for the
+ * root; dfd is consumed): every regular file below it as a full key.
+ * Symbolic links and special files are left out, never followed. */
 static int
-walk(const char *dir, const char *key, NCZ_keys *out, int depth)
+walk(int dfd, const char *key, NCZ_keys *out, int depth)
 {
     int stat = NC_NOERR;
-    if (depth > 256)
-        return NC_EINVAL; /* a symlink loop or an absurd tree */
-    DIR *d = opendir(dir);
+    if (depth > 256) {
+        close(dfd);
+        return NC_EINVAL; /* an absurd tree */
+    }
+    DIR *d = fdopendir(dfd);
     if (!d) {
-        stat = errno_to_nc(errno, 0);
-        return stat == NC_EEMPTY ? NC_NOERR : stat;
+        close(dfd);
+        return errno_to_nc(errno, 0);
     }
     struct dirent *de;
     while (!stat && (de = readdir(d))) {
         const char *n = de->d_name;
         if (strcmp(n, ".") == 0 || strcmp(n, "..") == 0 || is_tmp_name(n))
             continue;
-        size_t dl = strlen(dir), kl = strlen(key), nl = strlen(n);
-        char *sub = malloc(dl + nl + 2);
+        size_t kl = strlen(key), nl = strlen(n);
         struct stat sb;
-        if (!sub) {
-            stat = NC_ENOMEM;
-            break;
-        }
-        sprintf(sub, "%s/%s", dir, n);
-        if (lstat(sub, &sb) != 0)
+        if (fstatat(dirfd(d), n, &sb, AT_SYMLINK_NOFOLLOW) != 0)
             ; /* gone meanwhile */
         else if (S_ISREG(sb.st_mode))
             stat = ncz_keys_add_full(out, key, n, nl);
         else if (S_ISDIR(sb.st_mode)) {
+            int sub = openat(dirfd(d), n, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
             char *subkey = malloc(kl + nl + 2);
-            if (subkey) {
+            if (sub < 0) {
+                ; /* replaced meanwhile */
+            } else if (subkey) {
                 sprintf(subkey, "%s/%s", key, n);
                 stat = walk(sub, subkey, out, depth + 1);
             } else {
+                close(sub);
                 stat = NC_ENOMEM;
             }
             free(subkey);
         }
-        free(sub);
     }
     closedir(d);
     return stat;
@@ -415,20 +589,18 @@ static int
 file_lister(NCZ_map *map, const char *prefix, int full, NCZ_keys *out)
 {
     const char *k = strcmp(prefix, "/") == 0 ? "" : prefix;
-    char *dir = key_path((FileMap *)map, k);
-    if (!dir)
-        return NC_ENOMEM;
-    if (full) {
-        int stat = walk(dir, k, out, 0);
-        free(dir);
-        return stat;
-    }
+    int dfd = open_beneath((FileMap *)map, rel_of(k), O_RDONLY | O_DIRECTORY, 0);
     int stat = NC_NOERR;
-    DIR *d = opendir(dir);
-    free(dir);
-    if (!d) {
-        stat = errno_to_nc(errno, 0);
+    if (dfd < 0) {
+        stat = errno == ELOOP ? NC_EACCESS : errno_to_nc(errno, 0);
         return stat == NC_EEMPTY ? NC_NOERR : stat; /* nothing under prefix */
+    }
+    if (full)
+        return walk(dfd, k, out, 0);
+    DIR *d = fdopendir(dfd);
+    if (!d) {
+        close(dfd);
+        return errno_to_nc(errno, 0);
     }
     struct dirent *de;
     while (!stat && (de = readdir(d)))
@@ -477,6 +649,8 @@ file_close(NCZ_map *map, int deleteit)
     int stat = NC_NOERR;
     if (!fm)
         return NC_NOERR;
+    if (fm->rootfd >= 0)
+        close(fm->rootfd);
     if (deleteit)
         stat = remove_tree(fm->root);
     free(fm->root);
@@ -560,6 +734,7 @@ ncz_map_file_open(const char *path, const char *url, int mode, NCZ_map **mapp)
     fm->head.ops = &file_ops;
     fm->head.impl = NCZ_MAP_FILE;
     fm->head.mode = mode;
+    fm->rootfd = -1;
     if (!(fm->root = strdup(path)) || !(fm->head.url = strdup(url))) {
         st = NC_ENOMEM;
         goto done;
@@ -596,10 +771,16 @@ ncz_map_file_open(const char *path, const char *url, int mode, NCZ_map **mapp)
             goto done;
         }
     }
+    if ((fm->rootfd = open(fm->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+        st = errno_to_nc(errno, 0) == NC_EEMPTY ? NC_ENOTNC : errno_to_nc(errno, 0);
+        goto done;
+    }
     *mapp = &fm->head;
     fm = NULL;
 done:
     if (fm) {
+        if (fm->rootfd >= 0)
+            close(fm->rootfd);
         free(fm->root);
         free(fm->head.url);
         free(fm);

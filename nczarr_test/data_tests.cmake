@@ -77,3 +77,26 @@ nczarr_program(tst_zdata_shardw)
 file(MAKE_DIRECTORY ${_zrt_dir}/shardw)
 add_test(NAME tst_zdata_shardw COMMAND tst_zdata_shardw ${_zrt_dir}/shardw)
 set_tests_properties(tst_zdata_shardw PROPERTIES LABELS nczarr)
+
+# Threads sharing one handle: first reads of each variable at once, writes
+# of distinct variables (test.sh also runs it under TSan).
+nczarr_program(tst_zdata_threads)
+file(MAKE_DIRECTORY ${_zrt_dir}/threads)
+add_test(NAME tst_zdata_threads COMMAND tst_zdata_threads ${_zrt_dir}/threads)
+set_tests_properties(tst_zdata_threads PROPERTIES LABELS nczarr)
+
+# NOFILL variables store their all-zero chunks: zarr-python (v2, dir and
+# zip) and zarrita (v3, plain and sharded) read exactly what was written.
+if(EXISTS /usr/bin/python3)
+  add_test(NAME tst_zdata_nofill COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/tst_zdata_nofill.py
+    $<TARGET_FILE:netcdf> ${_zrt_dir} ${CMAKE_CURRENT_SOURCE_DIR}/tst_zdata_zarrita.mjs)
+  set_tests_properties(tst_zdata_nofill PROPERTIES LABELS "nczarr;interop" SKIP_RETURN_CODE 77 TIMEOUT 300)
+endif()
+
+# Misuse and hostile stores: NULL buffers, symbolic links and special files
+# in a directory store, zip durability, arrays of one unlimited dimension
+# whose shapes disagree.
+nczarr_program(tst_zdata_faults)
+file(MAKE_DIRECTORY ${_zrt_dir}/faults)
+add_test(NAME tst_zdata_faults COMMAND tst_zdata_faults ${_zrt_dir}/faults)
+set_tests_properties(tst_zdata_faults PROPERTIES LABELS nczarr TIMEOUT 120)
