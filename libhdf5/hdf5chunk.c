@@ -810,7 +810,10 @@ cached_task(void *arg, size_t i)
     if (atomic_load(&c->rc.status))
         return;
     if (i < c->nev) {
-        fail(&c->rc, put_chunk(p->did, p->chain, c->ev[i]->off, c->ev[i]->buf, p->cbytes));
+        if ((stat = put_chunk(p->did, p->chain, c->ev[i]->off, c->ev[i]->buf, p->cbytes)))
+            fail(&c->rc, stat);
+        else
+            c->ev[i]->dirty = 0;
         return;
     }
     if (!chunk_at(p, i - c->nev, &j))
@@ -927,8 +930,12 @@ vc_writeback(vcache *vc, int drop)
         }
         free(c.list);
     }
-    if (drop)
+    if (drop) {
+        /* Dirty chunks dropped unwritten: remembered (see cached_write). */
+        if (stat)
+            ((NC4H5_var *)vc->key)->write_lost = 1;
         vc_free(vc);
+    }
     return stat;
 }
 
@@ -1020,8 +1027,15 @@ cached_write(plan *p, vcache *vc, int *fits)
     else
         ncf_pool_run(NULL, nchunks, cached_task, &c);
     stat = atomic_load(&c.rc.status);
-    for (size_t i = 0; i < nev; i++)
+    /* An evicted chunk that did not reach the file (a full disk) held data
+     * earlier calls were told was written.  It is not retried (HDF5 1.10
+     * can crash rewriting a chunk whose write failed): the loss is
+     * remembered, and every later sync and close report it. */
+    for (size_t i = 0; i < nev; i++) {
+        if (ev[i]->dirty)
+            ((NC4H5_var *)vc->key)->write_lost = 1;
         e_free(ev[i]);
+    }
     free(ev);
     if (stat) {
         /* Chunks whose first contents never arrived cannot stay. */
@@ -1124,7 +1138,9 @@ nc4h5_chunk_write(NC4_var *var, hid_t did, hid_t mtid, int nd, const hsize_t *st
         /* No cache, or more partly covered chunks than it holds: whatever
          * it has goes out first, then read-modify-write chunk by chunk. */
         if (vc) {
-            stat = vc_writeback(vc, 0);
+            /* Dirty chunks dropped unwritten: remembered (see cached_write). */
+            if ((stat = vc_writeback(vc, 0)))
+                ((NC4H5_var *)vc->key)->write_lost = 1;
             if (p.chain_borrowed) {
                 /* The plan keeps the chain the cache had taken from it. */
                 vc->chain = NULL;
@@ -1150,18 +1166,20 @@ int
 nc4h5_chunk_cache_flush_file(NC4_file *f)
 {
     int stat = NC_NOERR, s;
-    if (vcount == 0)
-        return NC_NOERR;
     /* By the file's own variables: a cache is trusted only through a live
      * var (see vc_find).  Write-backs release the lock; other threads may
-     * then change the table, never this file's caches. */
+     * then change the table, never this file's caches.  Data once lost to
+     * a failed write keeps every later sync and close failing. */
     for (size_t i = 0; i < f->ngrps; i++) {
         NC4_grp *g = f->grps[i];
         for (size_t j = 0; j < g->vars.n; j++) {
             NC4_var *v = (NC4_var *)g->vars.items[j];
-            vcache *vc = v->fmt ? vc_find(v->fmt) : NULL;
+            NC4H5_var *hv = v->fmt;
+            vcache *vc = hv && vcount ? vc_find(hv) : NULL;
             if (vc && (s = vc_writeback(vc, 1)) && !stat)
                 stat = s;
+            if (hv && hv->write_lost && !stat)
+                stat = NC_EHDFERR;
         }
     }
     return stat;

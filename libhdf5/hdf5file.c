@@ -100,16 +100,21 @@ NC4_HDF5_sync(int ncid)
     return sync_file(f);
 }
 
-/* Close every HDF5 id the tree holds (not the file). */
-static void
+/* Close every HDF5 id the tree holds (not the file).  Closing a dataset
+ * writes what HDF5's chunk cache holds of it: a full disk shows here, and
+ * H5Fclose (fclose degree WEAK or SEMI) does not repeat that write, so the
+ * first failure is returned (NC_EHDFERR); every id is closed regardless. */
+static int
 close_ids(NC4_file *f)
 {
+    int stat = NC_NOERR;
     for (size_t i = 0; i < f->ngrps; i++) {
         NC4_grp *g = f->grps[i];
         for (size_t j = 0; j < g->vars.n; j++) {
             NC4H5_var *hv = ((NC4_var *)g->vars.items[j])->fmt;
             if (hv && hv->did >= 0) {
-                H5Dclose(hv->did);
+                if (H5Dclose(hv->did) < 0)
+                    stat = NC_EHDFERR;
                 hv->did = -1;
             }
         }
@@ -117,7 +122,8 @@ close_ids(NC4_file *f)
     for (size_t i = 0; i < f->ndims; i++) {
         NC4H5_dim *hd = f->dims[i]->fmt;
         if (hd && hd->dsid >= 0) {
-            H5Dclose(hd->dsid);
+            if (H5Dclose(hd->dsid) < 0)
+                stat = NC_EHDFERR;
             hd->dsid = -1;
         }
     }
@@ -135,10 +141,12 @@ close_ids(NC4_file *f)
     for (size_t i = 0; i < f->ngrps; i++) {
         NC4H5_grp *hg = f->grps[i]->fmt;
         if (hg && hg->gid >= 0) {
-            H5Gclose(hg->gid);
+            if (H5Gclose(hg->gid) < 0)
+                stat = NC_EHDFERR;
             hg->gid = -1;
         }
     }
+    return stat;
 }
 
 /* The file image of an in-memory file, in a new buffer. */
@@ -186,7 +194,8 @@ close_file(NC4_file *f, int abort, NC_memio *memio)
         } else if ((s = take_image(hf->fid, memio)) && !stat)
             stat = s;
     }
-    close_ids(f);
+    if ((s = close_ids(f)) && !stat)
+        stat = s;
     if (hf && hf->fid >= 0) {
         if (H5Fclose(hf->fid) < 0 && !stat)
             stat = NC_EHDFERR;

@@ -177,8 +177,10 @@ dim_phony_id(NC4_dim *d, hid_t *dsidp)
         /* Only a phony dataset is the dim's own (a coordinate variable's
          * dataset of that name is the variable's). */
         if (h->dsid >= 0 && !is_phony(h->dsid)) {
-            H5Dclose(h->dsid);
+            herr_t e = H5Dclose(h->dsid);
             h->dsid = -1;
+            if (e < 0)
+                return NC_EHDFERR;
         }
     }
     *dsidp = h->dsid;
@@ -532,8 +534,9 @@ remove_phony(NC4_file *f, NC4_dim *d)
         h->remade = 1;
         h->remade_len = (size_t)cur[0];
     }
-    H5Dclose(dsid);
     h->dsid = -1;
+    if (H5Dclose(dsid) < 0)
+        return NC_EHDFERR;
     if ((stat = grp_id(d->grp, &gid)))
         return stat;
     /* The reader may hand over an open phony without its stored name. */
@@ -880,7 +883,8 @@ create_dataset(NC4_file *f, NC4_var *v, hid_t gid, int bad_order)
      * open until the file closed.  Whoever needs it next (the scale
      * attachment below, data calls) reopens it (nc4h5_var_open_dataset). */
     if (stat == NC_NOERR && !h->dimscale) {
-        H5Dclose(h->did);
+        if (H5Dclose(h->did) < 0)
+            stat = NC_EHDFERR;
         h->did = -1;
     }
 done:
@@ -919,8 +923,9 @@ drop_dataset(NC4_file *f, NC4_var *v, hid_t gid)
                 return stat;
         }
     }
-    H5Dclose(did);
     h->did = -1;
+    if (H5Dclose(did) < 0)
+        return NC_EHDFERR;
     if (H5Ldelete(gid, v->hdr.stored_name, H5P_DEFAULT) < 0)
         return NC_EDIMMETA;
     free(v->hdr.stored_name);
@@ -1067,7 +1072,8 @@ attach_scales(NC4_grp *g)
             stat = nc4h5_ds_batch_attach(b, did, v->ndims, dsids);
         /* The batch keeps a reference, not the dataset: close it again. */
         if (!stat) {
-            H5Dclose(h->did);
+            if (H5Dclose(h->did) < 0)
+                stat = NC_EHDFERR;
             h->did = -1;
         }
         if (!stat)

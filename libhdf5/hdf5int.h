@@ -101,6 +101,8 @@ typedef struct NC4H5_var {
     hid_t did;             /* the dataset, -1 until created/opened */
     int dimscale;          /* the dataset is a dimension scale (coordinate var) */
     int scales_attached;   /* dimension scales attached to its dims */
+    int write_lost;        /* cached chunks of it failed to reach the file and
+                            * were dropped: every later sync and close fails */
 } NC4H5_var;
 
 typedef struct NC4H5_type {
