@@ -281,8 +281,13 @@ NC_close(int ncid, NC_memio *memio)
         return NC_EBADGRPID;
     /* A format releases its state even when closing fails (the file may be
      * half-written, but it is closed), so the record goes too: keeping it
-     * would leave an ncid pointing at freed state. */
+     * would leave an ncid pointing at freed state.  A format that refuses
+     * to close and keeps the file open (its state still on dispatchdata:
+     * netCDF-4 with an enum type that has no members, as upstream) keeps
+     * the record, so that the program can mend the file and close again. */
     stat = nc->dispatch->close(ncid, memio);
+    if (stat != NC_NOERR && nc->dispatchdata != NULL)
+        return stat;
     NC_registry_remove(nc);
     NC_free(nc);
     return stat;

@@ -27,6 +27,7 @@ static size_t cache_nelems = 4133;       /* upstream's CHUNK_CACHE_NELEMS */
 static float cache_preemption = 0.75f;   /* upstream's CHUNK_CACHE_PREEMPTION */
 static int align_threshold;
 static int align_alignment;
+static int align_defined;                /* nc_set_alignment was called */
 static size_t meta_block_size;
 static int log_level = -1;
 static int initialized;
@@ -371,8 +372,21 @@ nc_set_alignment(int threshold, int alignment)
     NC_lock();
     align_threshold = threshold;
     align_alignment = alignment;
+    align_defined = 1;
     NC_unlock();
     return NC_NOERR;
+}
+
+int
+NC_get_alignment_defaults(int *thresholdp, int *alignmentp)
+{
+    int defined;
+    NC_lock();
+    *thresholdp = align_threshold;
+    *alignmentp = align_alignment;
+    defined = align_defined;
+    NC_unlock();
+    return defined;
 }
 
 int

@@ -14,7 +14,9 @@
  * nc->dispatchdata.  If create/open fails, libdispatch unregisters and frees
  * the record; the format must already have freed its own state.  After a
  * successful close/abort slot the format has freed dispatchdata and
- * libdispatch frees the record.
+ * libdispatch frees the record.  A close slot that fails frees its state
+ * and sets dispatchdata to NULL (the record goes too), or leaves both when
+ * it refused to close (the file stays open under the same ncid).
  *
  * Checks done here before any slot is called: the ncid names an open file
  * (a classic file's ncid has no group bits); required output pointers are

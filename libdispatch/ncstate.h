@@ -42,5 +42,8 @@ NC_UDF NC_udf_get(int slot);
 
 /* Chunk-cache defaults used by netCDF-4 layers. */
 void NC_get_chunk_cache_defaults(size_t *size, size_t *nelems, float *preemption);
+/* The nc_set_alignment settings; returns 0 (and the zeros) when it was never
+ * called, so that HDF5 keeps its own default. */
+int NC_get_alignment_defaults(int *threshold, int *alignment);
 
 #endif /* NCSTATE_H */

@@ -2,9 +2,11 @@
  *
  * The file gets upstream's HDF5 settings, so that its structure is the one
  * upstream writes:
- *   access:   fclose degree SEMI (closing with open objects is an error),
- *             the library's chunk cache defaults, library format bounds
- *             v1.8 .. latest (superblock version 2);
+ *   access:   fclose degree WEAK (HDF5's default, so that another H5Fopen
+ *             of the same file in the process agrees with ours), the
+ *             nc_set_alignment settings, the library's chunk cache
+ *             defaults, library format bounds v1.8 .. latest (superblock
+ *             version 2);
  *   creation: link and attribute creation order tracked and indexed, no
  *             object modification times.
  * NC_DISKLESS uses HDF5's core driver (NC_PERSIST: its backing store writes
@@ -29,6 +31,19 @@ core_increment(size_t initialsz)
     return step > 65536 ? step : 65536;
 }
 
+int
+nc4h5_fapl_settings(hid_t fapl)
+{
+    int threshold, alignment;
+
+    if (H5Pset_fclose_degree(fapl, H5F_CLOSE_WEAK) < 0)
+        return NC_EHDFERR;
+    if (NC_get_alignment_defaults(&threshold, &alignment) &&
+        H5Pset_alignment(fapl, (hsize_t)threshold, (hsize_t)alignment) < 0)
+        return NC_EHDFERR;
+    return NC_NOERR;
+}
+
 /* The access property list of a new file. */
 static int
 make_fapl(int cmode, size_t initialsz, int persist, hid_t *faplp)
@@ -40,7 +55,7 @@ make_fapl(int cmode, size_t initialsz, int persist, hid_t *faplp)
     if ((fapl = H5Pcreate(H5P_FILE_ACCESS)) < 0)
         return NC_EHDFERR;
     NC_get_chunk_cache_defaults(&size, &nelems, &preempt);
-    if (H5Pset_fclose_degree(fapl, H5F_CLOSE_SEMI) < 0 ||
+    if (nc4h5_fapl_settings(fapl) ||
         H5Pset_cache(fapl, 0, nelems, size, preempt) < 0)
         goto fail;
     /* Upstream creates in-memory files with HDF5's default bounds

@@ -4,7 +4,8 @@
  * close; libsrc4 holds the define-mode rules) writes the model
  * (nc4h5_flush) and flushes HDF5's buffers, as upstream's
  * sync_netcdf4_file.  Close releases every HDF5 id hung on the
- * tree before H5Fclose (the file is opened with fclose degree SEMI), then
+ * tree before H5Fclose (with fclose degree WEAK an id left open would keep
+ * the file open in HDF5 after it), then
  * frees the tree; it does so even when writing failed, and reports the
  * first error. */
 #include "config.h"
@@ -237,6 +238,18 @@ NC4_HDF5_abort(int ncid)
     return stat;
 }
 
+/* An enum type without members cannot be stored (HDF5 refuses it). */
+static int
+has_empty_enum(const NC4_file *f)
+{
+    for (size_t i = 0; i < f->ntypes; i++) {
+        const NC4_type *t = f->types[i];
+        if (t && t->tclass == NC_ENUM && !t->committed && t->members.n == 0)
+            return 1;
+    }
+    return 0;
+}
+
 int
 NC4_HDF5_close(int ncid, void *params)
 {
@@ -246,6 +259,10 @@ NC4_HDF5_close(int ncid, void *params)
 
     if ((stat = nc4_find_grp(ncid, &f, &g)))
         return stat;
+    /* Upstream's close fails on such a type and keeps the file open, so
+     * that members can still be added; nothing is written or released. */
+    if (!f->readonly && g->parent == NULL && has_empty_enum(f))
+        return NC_EINVAL;
     /* Upstream refuses a group's ncid and keeps the file open; libdispatch
      * drops its record whatever the slot says, so the file is closed (no
      * state may outlive the record) and the error still reported. */

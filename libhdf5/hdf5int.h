@@ -223,6 +223,10 @@ int nc4h5_ds_rewrite_reflist(hid_t dsid);
 /* ---- hdf5create.c --------------------------------------------------------------
  * The _NCProperties text this library writes ("version=2,netcdf=...,hdf5=..."). */
 int nc4h5_make_ncproperties(char **textp);
+/* Settings every file access property list gets, at create and at open, as
+ * upstream's: fclose degree WEAK and the nc_set_alignment values (when
+ * set).  NC_EHDFERR if HDF5 refuses them (an alignment of 0). */
+int nc4h5_fapl_settings(hid_t fapl);
 
 /* ---- hdf5var.c: the storage checks nc4h5_ops points to ------------------------- */
 int nc4h5_check_chunking(NC4_file *f, NC4_var *var, const size_t *chunks);

@@ -1070,13 +1070,13 @@ nc4h5_var_open_dataset(NC4_var *var)
     return stat;
 }
 
-/* Access properties of a file open: objects may stay open at close (SEMI
- * makes H5Fclose tell us), the raw-data chunk cache given. */
+/* Access properties of a file open: upstream's (nc4h5_fapl_settings), the
+ * raw-data chunk cache given. */
 static hid_t
 file_access(size_t csize, size_t cnelems, float cpre)
 {
     hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-    if (fapl >= 0 && (H5Pset_fclose_degree(fapl, H5F_CLOSE_SEMI) < 0 ||
+    if (fapl >= 0 && (nc4h5_fapl_settings(fapl) ||
                       H5Pset_cache(fapl, 0, cnelems, csize, cpre) < 0)) {
         H5Pclose(fapl);
         fapl = -1;
@@ -1487,8 +1487,8 @@ NC4_HDF5_open(const char *path, int mode, int basepe, size_t *chunksizehintp,
     }
     flags = (mode & NC_WRITE) ? H5F_ACC_RDWR : H5F_ACC_RDONLY;
 
-    /* Access properties as upstream: objects may stay open at close (SEMI
-     * makes H5Fclose tell us), the library-wide raw-data chunk cache. */
+    /* Access properties as upstream (nc4h5_fapl_settings), the library-wide
+     * raw-data chunk cache. */
     nc4_get_default_cache(&csize, &cnelems, &cpre);
     /* Read-only, every dataset the library reads data from is opened with
      * its own cache (nc4h5_var_open_dataset): the file's default serves only
@@ -1499,7 +1499,7 @@ NC4_HDF5_open(const char *path, int mode, int basepe, size_t *chunksizehintp,
     if (!(mode & NC_WRITE))
         cnelems = 1;
     if ((fapl = H5Pcreate(H5P_FILE_ACCESS)) < 0 ||
-        H5Pset_fclose_degree(fapl, H5F_CLOSE_SEMI) < 0 ||
+        nc4h5_fapl_settings(fapl) ||
         H5Pset_cache(fapl, 0, cnelems, csize, cpre) < 0) {
         stat = NC_EHDFERR;
         goto fail;

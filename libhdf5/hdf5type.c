@@ -153,6 +153,9 @@ build_user_type(NC4_file *f, NC4_type *t, int file, hid_t *tidp)
         /* Values are given to HDF5 in the native base type; user types are
          * always stored in native order. */
         long long val[1]; /* aligned room for any integer base */
+        /* HDF5 cannot store an enum without members: upstream's NC_EINVAL. */
+        if (t->members.n == 0)
+            return NC_EINVAL;
         if ((stat = atomic_type(t->base, NC_ENDIAN_NATIVE, 0, &sub)))
             goto done;
         if ((tid = H5Tenum_create(sub)) < 0) {

@@ -371,7 +371,13 @@ NC4_inq_enum_ident(int ncid, nc_type xtype, long long value, char *identifier)
             return NC_NOERR;
         }
     }
-    return NC_EINVAL;
+    /* 0 is HDF5's default fill of an enum dataset: as 4.10.1, it is named
+     * NC_UNDEFINED_ENUM_IDENT when no member has it. */
+    if (value != 0)
+        return NC_EINVAL;
+    if (identifier)
+        strcpy(identifier, NC_UNDEFINED_ENUM_IDENT);
+    return NC_NOERR;
 }
 
 /* Type t1 found from group g1 when named by its name (recursive search of
