@@ -258,9 +258,28 @@ nc4h5_delete_att(hid_t obj, const char *name)
     return stat;
 }
 
-/* Create attribute name on obj (deleting an old one) and write data. */
+/* Whether attribute aid has file type ftid and the shape of dataspace sid. */
 static int
-create_att(hid_t obj, const char *name, hid_t ftid, hid_t sid, hid_t mtid, const void *data)
+same_type_and_shape(hid_t aid, hid_t ftid, hid_t sid)
+{
+    hid_t otid = H5Aget_type(aid), osid = H5Aget_space(aid);
+    int same = otid >= 0 && osid >= 0 && H5Tequal(otid, ftid) > 0 &&
+               H5Sget_simple_extent_type(osid) == H5Sget_simple_extent_type(sid) &&
+               H5Sget_simple_extent_npoints(osid) == H5Sget_simple_extent_npoints(sid);
+    if (otid >= 0)
+        H5Tclose(otid);
+    if (osid >= 0)
+        H5Sclose(osid);
+    return same;
+}
+
+/* Create attribute name on obj and write data.  With reuse, an old
+ * attribute of the same type and number of values is written in place,
+ * keeping its place in the creation order (upstream's rule: only a changed
+ * type or length deletes it and creates it anew, last in that order). */
+static int
+create_att(hid_t obj, const char *name, hid_t ftid, hid_t sid, hid_t mtid, const void *data,
+           int reuse)
 {
     hid_t aid;
     int stat = NC_NOERR;
@@ -268,6 +287,18 @@ create_att(hid_t obj, const char *name, hid_t ftid, hid_t sid, hid_t mtid, const
 
     if (ex < 0)
         return NC_EHDFERR;
+    if (ex > 0 && reuse) {
+        if ((aid = H5Aopen(obj, name, H5P_DEFAULT)) < 0)
+            return NC_EATTMETA;
+        if (same_type_and_shape(aid, ftid, sid)) {
+            if (data != NULL && H5Awrite(aid, mtid, data) < 0)
+                stat = NC_EATTMETA;
+            if (H5Aclose(aid) < 0 && !stat)
+                stat = NC_EHDFERR;
+            return stat;
+        }
+        H5Aclose(aid);
+    }
     if (ex > 0 && H5Adelete(obj, name) < 0)
         return NC_EHDFERR;
     if ((aid = H5Acreate2(obj, name, ftid, sid, H5P_DEFAULT, H5P_DEFAULT)) < 0)
@@ -300,7 +331,7 @@ nc4h5_write_att(NC4_file *f, hid_t obj, const NC4_att *att)
             stat = NC_EHDFERR;
             goto done;
         }
-        stat = create_att(obj, name, ftid, sid, ftid, att->len ? att->data : NULL);
+        stat = create_att(obj, name, ftid, sid, ftid, att->len ? att->data : NULL, 1);
         goto done;
     }
     if ((stat = nc4h5_hdf5_type(f, att->xtype, NC_ENDIAN_NATIVE, 1, &ftid)))
@@ -317,7 +348,7 @@ nc4h5_write_att(NC4_file *f, hid_t obj, const NC4_att *att)
         stat = NC_EHDFERR;
         goto done;
     }
-    stat = create_att(obj, name, ftid, sid, mtid, att->len ? att->data : NULL);
+    stat = create_att(obj, name, ftid, sid, mtid, att->len ? att->data : NULL, 1);
 done:
     if (sid >= 0)
         H5Sclose(sid);
@@ -348,7 +379,7 @@ nc4h5_write_int_att(hid_t obj, const char *name, int n, const int *values)
         nc4h5_unlock();
         return NC_EHDFERR;
     }
-    stat = create_att(obj, name, H5T_NATIVE_INT, sid, H5T_NATIVE_INT, n > 0 ? values : NULL);
+    stat = create_att(obj, name, H5T_NATIVE_INT, sid, H5T_NATIVE_INT, n > 0 ? values : NULL, 0);
     H5Sclose(sid);
     nc4h5_unlock();
     return stat;
@@ -367,7 +398,7 @@ nc4h5_write_text_att(hid_t obj, const char *name, const char *text)
         (sid = H5Screate(H5S_SCALAR)) < 0)
         stat = NC_EHDFERR;
     else
-        stat = create_att(obj, name, tid, sid, tid, len ? text : "");
+        stat = create_att(obj, name, tid, sid, tid, len ? text : "", 0);
     if (sid >= 0)
         H5Sclose(sid);
     if (tid >= 0)

@@ -33,3 +33,5 @@ if(TARGET ncdump)
 endif()
 # nc_close / nc_enddef with a member-less enum: NC_EINVAL, the file stays open.
 nc4_api_test(tst_enum_close4)
+# An attribute written again with the same type and length keeps its place.
+nc4_api_test(tst_att_inplace4)
