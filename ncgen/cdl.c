@@ -1178,6 +1178,8 @@ parse_attr_typed(ctx *c, int var, int type, char *name)
     c->pending = NULL;
     int ai = c->m.natts - 1;
     expect(c, '=');
+    if (ispunct_(c, ';')) die(c, "Empty datalist can only be assigned to attributes of type char");
+    if (ispunct_(c, ',')) next(c);
     for (;;) {
         ncg_att *ap = &c->m.atts[ai];
         if (c->tok == T_FILL) die(c, "Attribute data may not contain fill values (i.e. _ )");
@@ -1327,7 +1329,11 @@ parse_attr(ctx *c, int var, nc_type type, char *name)
     ncg_att *ap = &c->m.atts[c->m.natts - 1];
 
     expect(c, '=');
-    for (;;) {
+    /* Upstream's grammar lets the value list be empty ("a = ;", an empty
+     * text attribute) and lets it start with a comma ("a = , 1 ;"). */
+    int empty = ispunct_(c, ';');
+    if (ispunct_(c, ',')) next(c);
+    for (; !empty;) {
         if (c->tok == T_STRING) {
             ap->data = text = xrealloc(c, text, tlen + c->slen + 1);
             memcpy(text + tlen, c->sbuf, c->slen);
@@ -1354,6 +1360,11 @@ parse_attr(ctx *c, int var, nc_type type, char *name)
         break;
     }
     (void)line;
+    if (empty && !(!strcmp(name, "_FillValue") && var >= 0)) {
+        if (type != NC_NAT && type != NC_CHAR)
+            die(c, "Empty datalist can only be assigned to attributes of type char");
+        type = NC_CHAR;
+    }
     if (type == NC_NAT) {
         if (nstr && nnum) {
                         die(c, "Non-simple list of values for untyped attribute: /%s%s%s", var >= 0 ? c->m.vars[var].name : "",
@@ -1690,7 +1701,7 @@ parse_types(ctx *c)
             t->size = (size_t)sz;
             t->align = 1;
             next(c);
-            expect(c, ';');
+            if (ispunct_(c, ';')) next(c);   /* optional after a type, as upstream */
             continue;
         }
         if (c->tok == T_NC4TYPE && ((c->p - c->tokstart == 8 && !memcmp(c->tokstart, "compound", 8)) ||
@@ -1742,7 +1753,7 @@ parse_types(ctx *c)
                 }
             }
             next(c);
-            expect(c, ';');
+            if (ispunct_(c, ';')) next(c);   /* optional after a type, as upstream */
             /* layout as a C struct; upstream's alignment: the first field's,
              * the size padded by (size % largest alignment) */
             ncg_type *t = &c->m.types[ti];
@@ -1799,7 +1810,7 @@ parse_types(ctx *c)
                 expect(c, '}');
                 break;
             }
-            expect(c, ';');
+            if (ispunct_(c, ';')) next(c);   /* optional after a type, as upstream */
             continue;
         }
         if (ispunct_(c, '(')) {
@@ -1814,7 +1825,7 @@ parse_types(ctx *c)
             t->align = sizeof(void *);
             t->hasptr = 1;
             next(c);
-            expect(c, ';');
+            if (ispunct_(c, ';')) next(c);   /* optional after a type, as upstream */
             continue;
         }
         syntax(c, "ENUM or '('");
@@ -2314,6 +2325,10 @@ parse_data(ctx *c)
         if (vi < 0) die(c, "Undefined or forward referenced variable: %s", c->sbuf);
         next(c);
         expect(c, '=');
+        /* Upstream's grammar allows an empty list (the variable keeps its
+         * fill values) and a leading comma. */
+        if (ispunct_(c, ';')) { next(c); continue; }
+        if (ispunct_(c, ',')) next(c);
         ncg_var *v = &c->m.vars[vi];
         int ragged = 0;
         for (int d = 1; d < v->ndims; d++) if (c->m.dims[v->dims[d]].unlimited) ragged = 1;
