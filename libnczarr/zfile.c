@@ -284,10 +284,21 @@ NCZ_open(const char *path, int mode, int basepe, size_t *chunksizehintp, void *p
             stat = NC_NOERR; /* a broken zarr.json next to v2 metadata */
         else if (stat == NC_ENCZARR)
             goto fail;
-        if (stat == NC_EEMPTY && zf->zarr_format == 3) {
+        if (stat == NC_EEMPTY)
+            stat = NC_NOERR;
+    }
+    if (root3 == NULL && !zf->consolidated && ncz_meta_exists(f, "/.zgroup") == NC_EEMPTY) {
+        /* No root group metadata: as upstream, any Zarr metadata object
+         * below makes it a pure Zarr store, of that object's format. */
+        int found = 0;
+        if ((stat = ncz_meta_find_format(f, &found)))
+            goto fail;
+        if (found == 0 || (found == 3 && has_mode(zf->modelist, "v2")) ||
+            (found == 2 && has_mode(zf->modelist, "v3"))) {
             stat = NC_ENOTZARR;
             goto fail;
         }
+        zf->zarr_format = found;
     }
     f->superblock = zf->zarr_format;
     if (zf->zarr_format == 3)

@@ -75,6 +75,136 @@ ncz_json_text(json_object *obj)
                                                    JSON_C_TO_STRING_NOSLASHESCAPE);
 }
 
+/* A growing text buffer for ncz_json_attr_text. */
+struct jbuf {
+    char *p;
+    size_t n, cap;
+    int err;
+};
+
+static void
+jb_add(struct jbuf *b, const char *s, size_t l)
+{
+    if (b->err)
+        return;
+    if (b->cap - b->n <= l) {
+        size_t ncap = b->cap ? b->cap : 64;
+        while (ncap - b->n <= l) {
+            if (ncap > SIZE_MAX / 2) {
+                b->err = 1;
+                return;
+            }
+            ncap *= 2;
+        }
+        char *np = realloc(b->p, ncap);
+        if (np == NULL) {
+            b->err = 1;
+            return;
+        }
+        b->p = np;
+        b->cap = ncap;
+    }
+    memcpy(b->p + b->n, s, l);
+    b->n += l;
+    b->p[b->n] = '\0';
+}
+
+static void
+jb_str(struct jbuf *b, const char *s)
+{
+    jb_add(b, s, strlen(s));
+}
+
+/* A quoted string; only the escapes upstream's writer uses. */
+static void
+jb_quoted(struct jbuf *b, const char *s, size_t len)
+{
+    size_t run = 0;
+    jb_add(b, "\"", 1);
+    for (size_t i = 0; i < len; i++) {
+        char esc = 0;
+        switch (s[i]) {
+        case '\b': esc = 'b'; break;
+        case '\f': esc = 'f'; break;
+        case '\n': esc = 'n'; break;
+        case '\r': esc = 'r'; break;
+        case '\t': esc = 't'; break;
+        case '"': esc = '"'; break;
+        case '\\': esc = '\\'; break;
+        default: break;
+        }
+        if (esc) {
+            char e[2] = {'\\', esc};
+            jb_add(b, s + run, i - run);
+            jb_add(b, e, 2);
+            run = i + 1;
+        }
+    }
+    jb_add(b, s + run, len - run);
+    jb_add(b, "\"", 1);
+}
+
+static void
+jb_value(struct jbuf *b, json_object *o)
+{
+    switch (json_object_get_type(o)) {
+    case json_type_null:
+        jb_str(b, "null");
+        break;
+    case json_type_string:
+        jb_quoted(b, json_object_get_string(o), (size_t)json_object_get_string_len(o));
+        break;
+    case json_type_array: {
+        size_t n = json_object_array_length(o);
+        jb_add(b, "[", 1);
+        for (size_t i = 0; i < n; i++) {
+            if (i)
+                jb_add(b, ",", 1);
+            jb_value(b, json_object_array_get_idx(o, i));
+        }
+        jb_add(b, "]", 1);
+        break;
+    }
+    case json_type_object: {
+        int first = 1;
+        jb_add(b, "{", 1);
+        json_object_object_foreach(o, k, v) {
+            if (!first)
+                jb_add(b, ", ", 2);
+            first = 0;
+            jb_quoted(b, k, strlen(k));
+            jb_add(b, ": ", 2);
+            jb_value(b, v);
+        }
+        jb_add(b, "}", 1);
+        break;
+    }
+    default: {
+        /* numbers and booleans: json-c keeps a parsed double's own text */
+        const char *t = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+        if (t == NULL)
+            b->err = 1;
+        else
+            jb_str(b, t);
+        break;
+    }
+    }
+}
+
+int
+ncz_json_attr_text(json_object *obj, char **textp)
+{
+    struct jbuf b = {NULL, 0, 0, 0};
+    *textp = NULL;
+    jb_value(&b, obj);
+    if (b.err || b.p == NULL) {
+        free(b.p);
+        return NC_ENOMEM;
+    }
+    *textp = b.p;
+    return NC_NOERR;
+}
+
 int
 ncz_json_write(NCZ_map *map, const char *key, json_object *obj)
 {

@@ -260,7 +260,9 @@ ncz_is_zip_file(const char *path)
 }
 
 /* The part of a file:// URL that is a local path (NULL if not file://).
- * "file:///abs", "file://localhost/abs" -> "/abs"; other hosts rejected. */
+ * "file:///abs", "file://localhost/abs" -> "/abs"; "file://rel/x" -> the
+ * relative path "rel/x", as upstream's URL parser reads it (its NCZarr
+ * scripts name stores that way); an empty path is rejected. */
 static const char *
 file_url_path(const char *url, int *bad)
 {
@@ -272,8 +274,11 @@ file_url_path(const char *url, int *bad)
         return p;
     if (strncasecmp(p, "localhost/", 10) == 0)
         return p + 9;
-    *bad = 1;
-    return NULL;
+    if (*p == '\0') {
+        *bad = 1;
+        return NULL;
+    }
+    return p;
 }
 
 static int

@@ -22,6 +22,10 @@
 
 /* ---- JSON helpers (zjson.c) ---- */
 const char *ncz_json_text(json_object *obj);
+/* obj as the text a JSON-valued attribute reads as, upstream's layout:
+ * `{"k": v, "k2": v2}`, arrays `[1,2]`, numbers as they were written.
+ * A new string in *textp (NC_ENOMEM). */
+int ncz_json_attr_text(json_object *obj, char **textp);
 /* Member of a dict, NULL if absent or not a dict. */
 json_object *ncz_json_get(json_object *dict, const char *key);
 /* String member, NULL if absent or not a string. */
@@ -38,6 +42,11 @@ int ncz_meta_write(NC4_file *f, const char *key, json_object *obj);
 int ncz_meta_exists(NC4_file *f, const char *key);
 /* Immediate children names under prefix (a group key, "" = root). */
 int ncz_meta_list(NC4_file *f, const char *prefix, NCZ_keys *out);
+/* Which Zarr format the first metadata object found below the root
+ * belongs to (2: .zgroup/.zarray/.zattrs/.zmetadata, 3: zarr.json; 0: none),
+ * for a store without root group metadata.  Walks directories breadth
+ * first and stops at the first find. */
+int ncz_meta_find_format(NC4_file *f, int *formatp);
 /* Load /.zmetadata (v2) or the root zarr.json's consolidated_metadata (v3)
  * if present; sets zf->consolidated. */
 int ncz_meta_load_consolidated(NC4_file *f, json_object *root_v3);

@@ -10,6 +10,7 @@
  * anything else: the JSON text as char).
  */
 #include "config.h"
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -127,12 +128,12 @@ json_to_values(json_object *v, nc_type xtype, size_t *lenp, void **datap)
                     total += l;
                 }
             } else {
-                const char *t = ncz_json_text(v);
-                total = t ? strlen(t) : 0;
-                if (total && (buf = malloc(total)) == NULL)
-                    return NC_ENOMEM;
-                if (total)
-                    memcpy(buf, t, total);
+                /* the JSON's text in upstream's layout, so a value written
+                 * as `{"k": [1,2]}` reads back as written */
+                int st = ncz_json_attr_text(v, &buf);
+                if (st)
+                    return st;
+                total = strlen(buf);
             }
         }
         *lenp = total;
@@ -483,10 +484,66 @@ set_fill(NC4_file *f, NC4_var *var, const void *value)
     var->fill_value = copy;
     var->no_fill = 0;
     /* The _FillValue attribute mirrors it (upstream's "dual" attribute)
-     * where the store has no netCDF attributes of its own (pure Zarr) or
-     * already has one; an NCZarr array without _FillValue keeps none. */
-    if (ncz_file(f)->pure_zarr || nc4_index_find(&var->atts, NC_FillValue))
+     * only where the array's attributes hold one: as upstream 4.10.1, none
+     * is made up from the Zarr fill_value (zarr-python's default 0 would
+     * otherwise mask real zeros for netCDF readers). */
+    if (nc4_index_find(&var->atts, NC_FillValue))
         return nc4_set_att(var->grp, var, NC_FillValue, var->xtype, 1, value, NULL);
+    return NC_NOERR;
+}
+
+/* NC_ERANGE when the JSON fill value jfill cannot be a value of the numeric
+ * xtype (as upstream's conversion: out of range, or NaN/Infinity for an
+ * integer type); reals are truncated toward zero otherwise. */
+static int
+fill_range_check(json_object *jfill, nc_type xtype)
+{
+    double lo, hi, d;
+    int isreal = xtype == NC_FLOAT || xtype == NC_DOUBLE;
+
+    switch (xtype) {
+    case NC_BYTE: lo = -128.0; hi = 127.0; break;
+    case NC_UBYTE: lo = 0.0; hi = 255.0; break;
+    case NC_SHORT: lo = -32768.0; hi = 32767.0; break;
+    case NC_USHORT: lo = 0.0; hi = 65535.0; break;
+    case NC_INT: lo = -2147483648.0; hi = 2147483647.0; break;
+    case NC_UINT: lo = 0.0; hi = 4294967295.0; break;
+    case NC_INT64: lo = -9223372036854775808.0; hi = 9223372036854775807.0; break;
+    case NC_UINT64: lo = 0.0; hi = 18446744073709551615.0; break;
+    case NC_FLOAT: lo = -FLT_MAX; hi = FLT_MAX; break;
+    default: return NC_NOERR;
+    }
+    switch (json_object_get_type(jfill)) {
+    case json_type_int: {
+        int64_t i = json_object_get_int64(jfill);
+        uint64_t u = json_object_get_uint64(jfill);
+        if (isreal)
+            return NC_NOERR;
+        if (i >= 0 && u > (uint64_t)INT64_MAX) /* above INT64_MAX */
+            return xtype == NC_UINT64 ? NC_NOERR : NC_ERANGE;
+        if (xtype == NC_INT64)
+            return NC_NOERR;
+        if (xtype == NC_UINT64)
+            return i < 0 ? NC_ERANGE : NC_NOERR;
+        return ((double)i < lo || (double)i > hi) ? NC_ERANGE : NC_NOERR;
+    }
+    case json_type_double:
+        d = json_object_get_double(jfill);
+        break;
+    case json_type_string:
+        if (!is_special_float(json_object_get_string(jfill), &d))
+            return NC_NOERR; /* the parser decides (hex patterns, bad text) */
+        break;
+    default:
+        return NC_NOERR;
+    }
+    if (isnan(d) || isinf(d))
+        return isreal ? NC_NOERR : NC_ERANGE;
+    if (xtype == NC_DOUBLE)
+        return NC_NOERR;
+    /* the largest int64/uint64 round up to 2^63 / 2^64 as doubles */
+    if ((xtype == NC_INT64 || xtype == NC_UINT64) ? (d < lo || d >= hi) : (d < lo || d > hi))
+        return NC_ERANGE;
     return NC_NOERR;
 }
 
@@ -507,7 +564,11 @@ ncz_fill_decode(NC4_file *f, NC4_var *var, json_object *jfill, int v3)
          * default fill 0 there is no string: none (reads as ""). */
         int obj = !v3 && var->xtype == NC_STRING && ncz_var(var) && ncz_var(var)->maxstrlen == 0;
         if (json_object_is_type(jfill, json_type_int) && var->xtype == NC_CHAR) {
-            char c = (char)json_object_get_int(jfill);
+            int64_t b = json_object_get_int64(jfill);
+            char c;
+            if (b < -128 || b > 255)
+                return NC_ERANGE;
+            c = (char)b;
             return set_fill(f, var, &c);
         }
         if (obj && json_object_is_type(jfill, json_type_int))
@@ -563,7 +624,8 @@ ncz_fill_decode(NC4_file *f, NC4_var *var, json_object *jfill, int v3)
         }
         return set_fill(f, var, val);
     }
-    if ((stat = scalar_to_value(jfill, var->xtype, val)))
+    if ((stat = fill_range_check(jfill, var->xtype)) ||
+        (stat = scalar_to_value(jfill, var->xtype, val)))
         return stat;
     return set_fill(f, var, val);
 }

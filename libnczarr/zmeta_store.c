@@ -49,6 +49,59 @@ ncz_meta_exists(NC4_file *f, const char *key)
     return zf->map->ops->exists(zf->map, key);
 }
 
+/* Format a metadata object name says (0: not one). */
+static int
+tag_format(const char *name)
+{
+    if (strcmp(name, ".zgroup") == 0 || strcmp(name, ".zarray") == 0 ||
+        strcmp(name, ".zattrs") == 0 || strcmp(name, ".zmetadata") == 0)
+        return 2;
+    if (strcmp(name, "zarr.json") == 0)
+        return 3;
+    return 0;
+}
+
+/* Directories looked into before giving up: a store whose first metadata
+ * object lies deeper than this is not taken for Zarr. */
+#define NCZ_FIND_FORMAT_MAX 4096
+
+int
+ncz_meta_find_format(NC4_file *f, int *formatp)
+{
+    NCZ_map *map = ncz_file(f)->map;
+    NCZ_keys todo = {0}; /* directories still to list, in order */
+    int stat = NC_NOERR;
+
+    *formatp = 0;
+    if ((stat = ncz_keys_add(&todo, "/")))
+        return stat;
+    for (size_t next = 0; next < todo.n && next < NCZ_FIND_FORMAT_MAX && *formatp == 0; next++) {
+        NCZ_keys kids = {0};
+        const char *dir = todo.keys[next];
+        stat = map->ops->list(map, dir, &kids);
+        if (stat == NC_EEMPTY || stat == NC_EINVAL) {
+            stat = NC_NOERR; /* an object, not a directory */
+            continue;
+        }
+        if (stat)
+            break;
+        for (size_t i = 0; i < kids.n && *formatp == 0; i++)
+            *formatp = tag_format(kids.keys[i]);
+        for (size_t i = 0; i < kids.n && *formatp == 0 && stat == NC_NOERR; i++) {
+            char *k = NULL;
+            if (ncz_check_name(kids.keys[i]))
+                continue;
+            if ((stat = ncz_key_join(strcmp(dir, "/") ? dir : "", kids.keys[i], &k)) == NC_NOERR) {
+                stat = ncz_keys_add(&todo, k);
+                free(k);
+            }
+        }
+        ncz_keys_free(&kids);
+    }
+    ncz_keys_free(&todo);
+    return stat;
+}
+
 int
 ncz_meta_write(NC4_file *f, const char *key, json_object *obj)
 {

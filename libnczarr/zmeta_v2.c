@@ -422,12 +422,14 @@ read_group(NC4_file *f, NC4_grp *g, int depth)
     stat = ncz_meta_read(f, key, &zgroup);
     free(key);
     key = NULL;
-    if (stat) {
+    if (stat == NC_EEMPTY && g->parent == NULL && zf->pure_zarr) {
+        stat = NC_NOERR; /* a store of arrays (or groups) with no root .zgroup */
+    } else if (stat) {
         if (stat == NC_EEMPTY)
             stat = g->parent ? NC_ENCZARR : NC_ENOTZARR;
         goto done;
     }
-    if (!json_object_is_type(zgroup, json_type_object)) {
+    if (zgroup && !json_object_is_type(zgroup, json_type_object)) {
         stat = NC_ENCZARR;
         goto done;
     }
@@ -512,12 +514,10 @@ ncz_v2_read(NC4_file *f)
     json_object *zg = NULL, *za = NULL, *sb;
     int stat;
 
-    /* Superblock: NCZarr unless the mode said zarr. */
-    if ((stat = ncz_meta_read(f, "/.zgroup", &zg))) {
-        if (stat == NC_EEMPTY)
-            stat = NC_ENOTZARR;
+    /* Superblock: NCZarr unless the mode said zarr.  With no root .zgroup
+     * (the open found other Zarr objects below) the store is pure Zarr. */
+    if ((stat = ncz_meta_read(f, "/.zgroup", &zg)) && stat != NC_EEMPTY)
         return stat;
-    }
     if ((stat = ncz_meta_read(f, "/.zattrs", &za)) && stat != NC_EEMPTY) {
         json_object_put(zg);
         return stat;

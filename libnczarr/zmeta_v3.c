@@ -148,7 +148,8 @@ read_node(NC4_file *f, NC4_grp *g, json_object *node, int depth)
 
     if (depth > 128)
         return NC_ENCZARR;
-    if (!json_object_is_type(node, json_type_object) || (attrs && !json_object_is_type(attrs, json_type_object)))
+    if ((node && !json_object_is_type(node, json_type_object)) ||
+        (attrs && !json_object_is_type(attrs, json_type_object)))
         return NC_ENCZARR;
     if (!zf->pure_zarr) {
         jg = ncz_json_get(attrs, NCZ_GROUP);
@@ -265,6 +266,12 @@ ncz_v3_read(NC4_file *f, json_object *root)
     long long fmt;
     const char *nt = ncz_json_string(root, "node_type");
 
+    if (root == NULL) {
+        /* No root zarr.json, but nodes below it (the open checked): a pure
+         * Zarr store whose root group has no attributes. */
+        zf->pure_zarr = 1;
+        return read_node(f, f->root, NULL, 0);
+    }
     if (ncz_json_int64(ncz_json_get(root, "zarr_format"), &fmt) || fmt != 3)
         return NC_ENOTZARR;
     if (nt == NULL || strcmp(nt, "group") != 0)

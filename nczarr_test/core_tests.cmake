@@ -30,6 +30,22 @@ nczarr_program(tst_zcore_bad)
 add_test(NAME tst_zcore_bad COMMAND tst_zcore_bad ${_zc_dir}/bad)
 set_tests_properties(tst_zcore_bad PROPERTIES LABELS nczarr)
 
+# Compatibility with upstream's reading: relative file:// URLs, stores
+# without root metadata, JSON text attributes, fill values.
+nczarr_program(tst_zmeta_compat)
+add_test(NAME tst_zmeta_compat COMMAND tst_zmeta_compat ${_zc_dir}/compat)
+set_tests_properties(tst_zmeta_compat PROPERTIES LABELS nczarr)
+add_test(NAME tst_zmeta_urls
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/tst_zmeta_urls.sh $<TARGET_FILE:ncgen>
+                 $<TARGET_FILE:ncdump> $<TARGET_FILE:nccopy> ${_zc_dir}/urls)
+set_tests_properties(tst_zmeta_urls PROPERTIES LABELS "nczarr;tools")
+if(NC_PYTHON3)
+  add_test(NAME tst_zmeta_zarrpy
+           COMMAND ${NC_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/tst_zmeta_zarrpy.py
+                   $<TARGET_FILE:ncdump> ${_zc_dir}/zarrpy)
+  set_tests_properties(tst_zmeta_zarrpy PROPERTIES LABELS "nczarr;interop" SKIP_RETURN_CODE 77)
+endif()
+
 # nc_test's conformance programs with their netCDF-4 (classic model) cases
 # on NCZarr stores (zcore_redirect.h maps the paths to Zarr URLs).
 foreach(t tst_types tst_fill_ranges tst_varm_counts tst_access tst_api_regress tst_share_redef)
