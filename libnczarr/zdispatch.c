@@ -17,6 +17,21 @@ int NCZ_close(int, void *);
 int ncz_rename_var_keys(NC4_file *f, NC4_var *var, const char *newname);
 int ncz_rename_grp_keys(NC4_file *f, NC4_grp *g, const char *newname);
 
+/* nc_sync: data and metadata out (zfile.c), then whatever the store needs
+ * to make them durable (a zip archive is written out). */
+static int
+sync_durable(int ncid)
+{
+    NC4_file *f;
+    int stat = NCZ_sync(ncid);
+    if (stat || (stat = nc4_find_grp(ncid, &f, NULL)))
+        return stat;
+    NCZ_map *map = ncz_file(f) ? ncz_file(f)->map : NULL;
+    if (!f->readonly && map && map->ops->sync)
+        stat = map->ops->sync(map);
+    return stat;
+}
+
 /* Data access: the define-mode rules of netCDF-4, then the data path. */
 static int
 data_access(int ncid, int varid, int write, NC4_file **fp, NC4_var **vp)
@@ -234,7 +249,7 @@ static const NC_Dispatch NCZ_table = {
     .open = NCZ_open,
     .redef = NC4_redef,
     ._enddef = NC4__enddef,
-    .sync = NCZ_sync,
+    .sync = sync_durable,
     .abort = NCZ_abort,
     .close = NCZ_close,
     .set_fill = NC4_set_fill,

@@ -114,6 +114,10 @@ typedef struct NCZ_map_ops {
     int (*wbegin)(NCZ_map *map, const char *key, void **hp);
     int (*wpart)(NCZ_map *map, void *h, uint64_t off, const void *buf, size_t n);
     int (*wend)(NCZ_map *map, void *h, int commit);
+    /* Make everything written so far durable (nc_sync), optional: NULL where
+     * each write already is (directory trees, S3).  A zip archive is
+     * written out and reopened. */
+    int (*sync)(NCZ_map *map);
 } NCZ_map_ops;
 
 /* Every store starts with this head. */

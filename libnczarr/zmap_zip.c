@@ -12,10 +12,18 @@
  * live until then.  Objects written this session (pending) are kept in
  * memory up to ZIP_MEM_BUDGET bytes in all, which keeps small stores as fast
  * as before; past it, each object is appended to one spill file next to the
- * archive ("<archive>.nczspill.XXXXXX", removed at close) and handed to
- * libzip as a file range of it, so memory stays bounded whatever the size of
- * the archive.  A replaced spilled object leaves its old bytes in the spill
- * file until close.
+ * archive ("<archive>.nczspill.XXXXXX", unlinked as soon as it is made, so
+ * no crash leaves it behind) and handed to libzip as a source that reads
+ * its range, so memory stays bounded whatever the size of the archive.  A
+ * replaced spilled object leaves its old bytes in the spill file until the
+ * archive is next written.
+ *
+ * Durability: libzip writes the archive to a temporary file renamed over
+ * it, so a failed write (a full disk) leaves the archive as it was.  A
+ * sync (nc_sync) writes the archive that way, fsyncs it and its directory,
+ * and reopens it: after a sync a crash keeps everything synced.  Each sync
+ * rewrites the whole archive.  A create over an existing archive
+ * (NC_CLOBBER) replaces it only when the new one is first written.
  *
  * libzip errors are translated once, in zip_to_nc(). */
 #ifndef _DEFAULT_SOURCE
@@ -24,6 +32,7 @@
 #include "zmap_impl.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,10 +57,9 @@ typedef struct ZipMap {
     char *path;     /* local path of the archive */
     char *prefix;   /* layout prefix P: "" or "name/" */
     size_t plen;    /* strlen(prefix) */
-    Pending *pend;  /* objects written this session */
+    Pending *pend;  /* objects written since the archive was last written */
     size_t npend, cappend;
-    int spillfd;     /* the spill file (see the file comment), -1 until a write */
-    char *spillpath;
+    int spillfd;     /* the spill file (unlinked; see the file comment), -1 until a write */
     uint64_t spillend; /* bytes in it */
     uint64_t inmem;    /* bytes of pending objects held in memory */
 } ZipMap;
@@ -124,6 +132,8 @@ locate(ZipMap *zm, const char *key, Where *w)
     *w = (Where){.p = NULL, .idx = -1, .size = 0};
     if ((stat = ncz_key_check(key)))
         return stat;
+    if (!zm->za)
+        return NC_EIO; /* a sync could not reopen the archive */
     char *name = entry_name(zm, key);
     if (!name)
         return NC_ENOMEM;
@@ -224,14 +234,17 @@ spill_append(ZipMap *zm, const void *content, uint64_t count, uint64_t *offp)
 {
     if (zm->spillfd < 0) {
         size_t n = strlen(zm->path) + 32;
-        if (!(zm->spillpath = malloc(n)))
+        char *spillpath = malloc(n);
+        if (!spillpath)
             return NC_ENOMEM;
-        snprintf(zm->spillpath, n, "%s.nczspill.XXXXXX", zm->path);
-        if ((zm->spillfd = mkstemp(zm->spillpath)) < 0) {
-            free(zm->spillpath);
-            zm->spillpath = NULL;
-            return errno == EACCES ? NC_EPERM : NC_EIO;
-        }
+        snprintf(spillpath, n, "%s.nczspill.XXXXXX", zm->path);
+        zm->spillfd = mkstemp(spillpath);
+        int e = errno;
+        if (zm->spillfd >= 0)
+            unlink(spillpath); /* ours through the descriptor only */
+        free(spillpath);
+        if (zm->spillfd < 0)
+            return e == EACCES ? NC_EPERM : NC_EIO;
     }
     *offp = zm->spillend;
     uint64_t off = zm->spillend;
@@ -249,6 +262,76 @@ spill_append(ZipMap *zm, const void *content, uint64_t count, uint64_t *offp)
     }
     zm->spillend = off;
     return NC_NOERR;
+}
+
+/* A libzip source reading bytes [off, off+len) of the spill file. */
+typedef struct SpillSrc {
+    ZipMap *zm;
+    uint64_t off, len, pos;
+    zip_error_t err;
+} SpillSrc;
+
+static zip_int64_t
+spill_src_cb(void *ud, void *data, zip_uint64_t n, zip_source_cmd_t cmd)
+{
+    SpillSrc *s = ud;
+    switch (cmd) {
+    case ZIP_SOURCE_OPEN:
+        s->pos = 0;
+        return 0;
+    case ZIP_SOURCE_READ: {
+        uint64_t k = s->len - s->pos < n ? s->len - s->pos : n;
+        if (k > 0 && spill_read(s->zm, s->off + s->pos, k, data) != NC_NOERR) {
+            zip_error_set(&s->err, ZIP_ER_READ, EIO);
+            return -1;
+        }
+        s->pos += k;
+        return (zip_int64_t)k;
+    }
+    case ZIP_SOURCE_CLOSE:
+        return 0;
+    case ZIP_SOURCE_STAT: {
+        zip_stat_t *st = data;
+        if (n < sizeof(*st)) {
+            zip_error_set(&s->err, ZIP_ER_INVAL, 0);
+            return -1;
+        }
+        zip_stat_init(st);
+        st->size = s->len;
+        st->valid |= ZIP_STAT_SIZE;
+        return sizeof(*st);
+    }
+    case ZIP_SOURCE_ERROR:
+        return zip_error_to_data(&s->err, data, n);
+    case ZIP_SOURCE_FREE:
+        zip_error_fini(&s->err);
+        free(s);
+        return 0;
+    case ZIP_SOURCE_SUPPORTS:
+        return zip_source_make_command_bitmap(ZIP_SOURCE_OPEN, ZIP_SOURCE_READ, ZIP_SOURCE_CLOSE, ZIP_SOURCE_STAT,
+                                              ZIP_SOURCE_ERROR, ZIP_SOURCE_FREE, ZIP_SOURCE_SUPPORTS, -1);
+    default:
+        zip_error_set(&s->err, ZIP_ER_OPNOTSUPP, 0);
+        return -1;
+    }
+}
+
+static zip_source_t *
+spill_source(ZipMap *zm, uint64_t off, uint64_t len)
+{
+    SpillSrc *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->zm = zm;
+    s->off = off;
+    s->len = len;
+    zip_error_init(&s->err);
+    zip_source_t *src = zip_source_function(zm->za, spill_src_cb, s);
+    if (!src) {
+        zip_error_fini(&s->err);
+        free(s);
+    }
+    return src;
 }
 
 static int
@@ -312,6 +395,8 @@ zipm_write(NCZ_map *map, const char *key, uint64_t count, const void *content)
         return stat;
     if (count > INT64_MAX || (count > 0 && !content))
         return NC_EINVAL;
+    if (!zm->za)
+        return NC_EIO; /* a sync could not reopen the archive */
     if (!(name = entry_name(zm, key))) {
         stat = NC_ENOMEM;
         goto fail;
@@ -337,10 +422,7 @@ zipm_write(NCZ_map *map, const char *key, uint64_t count, const void *content)
     } else if (count && (stat = spill_append(zm, content, count, &off))) {
         goto fail;
     }
-    /* (an empty file range means "to the end of the file" to libzip) */
-    zip_source_t *src = count && !copy
-                            ? zip_source_file(zm->za, zm->spillpath, off, (zip_int64_t)count)
-                            : zip_source_buffer(zm->za, copy, count, 0);
+    zip_source_t *src = count && !copy ? spill_source(zm, off, count) : zip_source_buffer(zm->za, copy, count, 0);
     if (!src) {
         stat = archive_err(zm);
         goto fail;
@@ -405,6 +487,8 @@ zip_lister(NCZ_map *map, const char *prefix, int full, NCZ_keys *out)
     ZipMap *zm = (ZipMap *)map;
     int stat = NC_NOERR;
     int root = strcmp(prefix, "/") == 0;
+    if (!zm->za)
+        return NC_EIO; /* a sync could not reopen the archive */
     char *dir = ncz_path_join(zm->prefix, zm->plen, root ? "" : prefix + 1, !root);
     if (!dir)
         return NC_ENOMEM;
@@ -448,13 +532,69 @@ free_zipmap(ZipMap *zm)
     free(zm->pend);
     if (zm->spillfd >= 0)
         close(zm->spillfd);
-    if (zm->spillpath)
-        unlink(zm->spillpath); /* libzip has read it (close) or never will (discard) */
-    free(zm->spillpath);
     free(zm->path);
     free(zm->prefix);
     free(zm->head.url);
     free(zm);
+}
+
+/* fsync path, then its directory (so the rename libzip made is kept). */
+static int
+sync_path(const char *path)
+{
+    int stat = NC_NOERR;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return errno == ENOENT ? NC_NOERR : NC_EIO; /* libzip writes no empty archive */
+    if (fsync(fd) != 0)
+        stat = NC_EIO;
+    close(fd);
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+    if (!dir)
+        return NC_ENOMEM;
+    if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
+        if (fsync(fd) != 0 && errno != EINVAL && stat == NC_NOERR)
+            stat = NC_EIO;
+        close(fd);
+    }
+    free(dir);
+    return stat;
+}
+
+/* Write the archive (libzip: temporary file + rename), make it durable,
+ * and forget what libzip has now written.  On failure the archive on disk
+ * is as it was and za still holds every change. */
+static int
+write_archive(ZipMap *zm)
+{
+    if (zip_close(zm->za) != 0)
+        return archive_err(zm) == NC_NOERR ? NC_EIO : archive_err(zm);
+    zm->za = NULL;
+    for (size_t i = 0; i < zm->npend; i++) {
+        free(zm->pend[i].name);
+        free(zm->pend[i].data);
+    }
+    zm->npend = 0;
+    zm->inmem = 0;
+    if (zm->spillfd >= 0 && ftruncate(zm->spillfd, 0) == 0)
+        zm->spillend = 0;
+    return sync_path(zm->path);
+}
+
+static int
+zipm_sync(NCZ_map *map)
+{
+    ZipMap *zm = (ZipMap *)map;
+    int ze = 0, stat;
+    if (!zm || !zm->za || !(map->mode & NCZ_MAP_WRITE))
+        return NC_NOERR;
+    if ((stat = write_archive(zm)))
+        return stat;
+    /* Go on from the archive just written. */
+    if (!(zm->za = zip_open(zm->path, 0, &ze)) && !(zm->za = zip_open(zm->path, ZIP_CREATE, &ze)))
+        return zip_to_nc(ze) == NC_NOERR ? NC_EIO : zip_to_nc(ze);
+    return NC_NOERR;
 }
 
 static int
@@ -467,10 +607,12 @@ zipm_close(NCZ_map *map, int deleteit)
     if (zm->za) {
         if (deleteit || !(map->mode & NCZ_MAP_WRITE)) {
             zip_discard(zm->za);
-        } else if (zip_close(zm->za) != 0) {
-            stat = archive_err(zm);
-            zip_discard(zm->za);
+        } else if ((stat = write_archive(zm)) != NC_NOERR && zm->za) {
+            zip_discard(zm->za); /* the archive on disk stays as last written */
         }
+        zm->za = NULL;
+    } else if (map->mode & NCZ_MAP_WRITE) {
+        stat = NC_EIO; /* a sync could not reopen the archive */
     }
     if (deleteit && unlink(zm->path) != 0 && errno != ENOENT)
         stat = NC_EIO;
@@ -492,6 +634,7 @@ static const NCZ_map_ops zip_ops = {
     .read_many = ncz_read_many_serial,
     .write_many = ncz_write_many_serial,
     .nrequests = ncz_nrequests_none,
+    .sync = zipm_sync,
 };
 
 /* Upstream's dataset directory: the file name less one extension, + "/". */
@@ -566,12 +709,14 @@ ncz_map_zip_open(const char *path, const char *url, int mode, int rootlayout, NC
                 st = NC_EEXIST; /* never replace a directory by an archive */
                 goto done;
             }
-            if (unlink(path) != 0) {
+            if (access(path, W_OK) != 0) {
                 st = NC_EPERM;
                 goto done;
             }
         }
-        if (!(zm->za = zip_open(path, ZIP_CREATE | ZIP_EXCL, &ze))) {
+        /* An existing archive is replaced when the new one is written (a
+         * failed write keeps it). */
+        if (!(zm->za = zip_open(path, exists ? ZIP_CREATE | ZIP_TRUNCATE : ZIP_CREATE | ZIP_EXCL, &ze))) {
             st = ze == ZIP_ER_EXISTS ? NC_EEXIST : zip_to_nc(ze);
             goto done;
         }

@@ -5,6 +5,11 @@
  *            outside, whose chunk directory is a symlink to a directory
  *            outside, whose chunk is a FIFO: reads fail (never the outside
  *            bytes, never blocking), writes fail and leave the outside alone.
+ *   zip      nc_sync of a zip store makes it durable (a kill -9 after the
+ *            sync keeps the synced data); a close that fails on a full disk
+ *            (RLIMIT_FSIZE in a child) returns an error and leaves the
+ *            archive as it was (also when the store was created over it
+ *            with NC_CLOBBER); no spill file is left beside the archive.
  * Usage: tst_zdata_faults DIR */
 #ifndef _DEFAULT_SOURCE
 #define _DEFAULT_SOURCE
@@ -14,8 +19,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "netcdf.h"
 #include "nctst.h"
@@ -166,6 +174,203 @@ test_links(void)
     CHECK(access(target, F_OK) != 0, "a file was created outside the store");
 }
 
+#define ZN 1000
+
+static const char *self;
+
+static int
+zval(int salt, size_t i)
+{
+    return salt * 1000000 + (int)i;
+}
+
+/* Create (or clobber) a zip store with v(x=ZN) = zval(salt, i). */
+static int
+zip_write(const char *url, int salt, int *ncidp)
+{
+    int ncid, dim, v, stat;
+    int *buf = malloc(ZN * sizeof(int));
+    if (!buf)
+        return NC_ENOMEM;
+    for (size_t i = 0; i < ZN; i++)
+        buf[i] = zval(salt, i);
+    if (!(stat = nc_create(url, NC_NETCDF4 | NC_CLOBBER, &ncid))) {
+        if (!(stat = nc_def_dim(ncid, "x", ZN, &dim)) && !(stat = nc_def_var(ncid, "v", NC_INT, 1, &dim, &v)) &&
+            !(stat = nc_enddef(ncid)))
+            stat = nc_put_var_int(ncid, v, buf);
+        if (stat)
+            nc_abort(ncid);
+        else
+            *ncidp = ncid;
+    }
+    free(buf);
+    return stat;
+}
+
+static int
+zip_holds(const char *url, int salt)
+{
+    int ncid, bad = 0;
+    int *buf = malloc(ZN * sizeof(int));
+    if (!buf || nc_open(url, NC_NOWRITE, &ncid) != NC_NOERR) {
+        free(buf);
+        return 0;
+    }
+    if (nc_get_var_int(ncid, 0, buf) != NC_NOERR)
+        bad = 1;
+    for (size_t i = 0; !bad && i < ZN; i++)
+        bad = buf[i] != zval(salt, i);
+    nc_close(ncid);
+    free(buf);
+    return !bad;
+}
+
+/* The children (run through exec: the parent has threads). */
+static int
+zip_child(const char *what, const char *url)
+{
+    int ncid, stat;
+    if (strcmp(what, "sync") == 0) {
+        /* Write, sync, say so, wait to be killed. */
+        if ((stat = zip_write(url, 1, &ncid)) || (stat = nc_sync(ncid)))
+            return 10;
+        if (write(1, "synced\n", 7) != 7)
+            return 11;
+        for (;;)
+            pause();
+    }
+    /* Full disk at close: each file may grow to 64 KiB only. */
+    struct rlimit rl = {65536, 65536};
+    signal(SIGXFSZ, SIG_IGN);
+    if (strcmp(what, "fullnew") == 0) {
+        /* A bigger store created over the archive. */
+        if ((stat = zip_write(url, 3, &ncid)))
+            return 12;
+        int big[20000];
+        size_t st = 0, ct = 20000;
+        int dim, v;
+        nc_redef(ncid);
+        nc_def_dim(ncid, "y", 20000, &dim);
+        nc_def_var(ncid, "w", NC_INT, 1, &dim, &v);
+        nc_enddef(ncid);
+        for (int i = 0; i < 20000; i++)
+            big[i] = i * 7 + 1;
+        if (nc_put_vara_int(ncid, v, &st, &ct, big))
+            return 13;
+        setrlimit(RLIMIT_FSIZE, &rl);
+        stat = nc_close(ncid);
+        return stat == NC_NOERR ? 14 : 0;
+    }
+    if (strcmp(what, "fullold") == 0) {
+        int big[20000], dim, v;
+        if (nc_open(url, NC_WRITE, &ncid) || nc_redef(ncid) || nc_def_dim(ncid, "y", 20000, &dim) ||
+            nc_def_var(ncid, "w", NC_INT, 1, &dim, &v) || nc_enddef(ncid))
+            return 15;
+        for (int i = 0; i < 20000; i++)
+            big[i] = i * 7 + 1;
+        if (nc_put_var_int(ncid, v, big))
+            return 16;
+        setrlimit(RLIMIT_FSIZE, &rl);
+        stat = nc_close(ncid);
+        return stat == NC_NOERR ? 17 : 0;
+    }
+    return 2;
+}
+
+static int
+run_child(const char *what, const char *url, int killafter)
+{
+    int fds[2];
+    if (pipe(fds) != 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fds[1], 1);
+        close(fds[0]);
+        execl(self, self, "--child", what, url, (char *)NULL);
+        _exit(127);
+    }
+    close(fds[1]);
+    int status = 0;
+    if (killafter) {
+        char got[16] = {0};
+        ssize_t n = read(fds[0], got, sizeof got - 1);
+        CHECK(n > 0 && strncmp(got, "synced", 6) == 0, "child %s did not sync", what);
+        kill(pid, SIGKILL);
+    }
+    close(fds[0]);
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 100 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+static int
+spill_files(void)
+{
+    int n = 0;
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    while (d && (de = readdir(d)))
+        n += strstr(de->d_name, ".nczspill.") != NULL;
+    if (d)
+        closedir(d);
+    return n;
+}
+
+static void
+test_zip(void)
+{
+    char path[4200], url[4300];
+    int ncid;
+    snprintf(path, sizeof path, "%s/durable.zip", dir);
+    snprintf(url, sizeof url, "file://%s#mode=nczarr,zip", path);
+
+    /* kill -9 after nc_sync: the synced data is there. */
+    unlink(path);
+    CHECK(run_child("sync", url, 1) == 100 + SIGKILL, "sync child killed");
+    CHECK(access(path, F_OK) == 0, "no archive after a sync and kill -9");
+    CHECK(zip_holds(url, 1), "synced data lost after kill -9");
+    CHECK(spill_files() == 0, "a spill file was left behind");
+
+    /* Full disk at close: an error, and the archive stays as it was. */
+    MUST(zip_write(url, 1, &ncid));
+    OK(nc_close(ncid));
+    CHECK(zip_holds(url, 1), "archive before the full-disk closes");
+    EXPECT(run_child("fullold", url, 0), 0);
+    CHECK(zip_holds(url, 1), "archive lost or changed by a failed close");
+    EXPECT(run_child("fullnew", url, 0), 0);
+    CHECK(zip_holds(url, 1), "archive lost by a failed close of a store created over it");
+
+    /* Objects past the memory budget go to a spill file nobody else sees. */
+    MUST(zip_write(url, 2, &ncid));
+    {
+        int dim, v;
+        size_t n = (size_t)10 << 20, st = 0;
+        int *big = calloc(n, sizeof(int));
+        MUST(big ? NC_NOERR : NC_ENOMEM);
+        for (size_t i = 0; i < n; i++)
+            big[i] = (int)i;
+        OK(nc_redef(ncid));
+        OK(nc_def_dim(ncid, "big", n, &dim));
+        OK(nc_def_var(ncid, "b", NC_INT, 1, &dim, &v));
+        OK(nc_enddef(ncid));
+        OK(nc_put_vara_int(ncid, v, &st, &n, big));
+        OK(nc_sync(ncid));
+        CHECK(spill_files() == 0, "a spill file is visible beside the archive");
+        OK(nc_close(ncid));
+        CHECK(zip_holds(url, 2), "spilled store");
+        MUST(nc_open(url, NC_NOWRITE, &ncid));
+        memset(big, 0, n * sizeof(int));
+        OK(nc_get_var_int(ncid, 1, big));
+        size_t bad = 0;
+        for (size_t i = 0; i < n; i++)
+            bad += big[i] != (int)i;
+        CHECK(bad == 0, "spilled variable: %zu values wrong", bad);
+        OK(nc_close(ncid));
+        free(big);
+    }
+    CHECK(spill_files() == 0, "a spill file was left behind");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -173,10 +378,14 @@ main(int argc, char **argv)
         fprintf(stderr, "usage: %s DIR\n", argv[0]);
         return 2;
     }
+    self = argv[0];
+    if (strcmp(argv[1], "--child") == 0 && argc == 4)
+        return zip_child(argv[2], argv[3]);
     dir = argv[1];
     test_null("nczarr,file", "v2");
     test_null("zarr,v3,file", "v3");
     test_null("zarr,v3,file,shard", "v3s");
     test_links();
+    test_zip();
     return nct_summary("tst_zdata_faults");
 }
