@@ -63,7 +63,7 @@ tag_format(const char *name)
 
 /* Directories looked into before giving up: a store whose first metadata
  * object lies deeper than this is not taken for Zarr. */
-#define NCZ_FIND_FORMAT_MAX 4096
+#define NCZ_FIND_FORMAT_MAX 512
 
 int
 ncz_meta_find_format(NC4_file *f, int *formatp)
