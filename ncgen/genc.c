@@ -316,11 +316,19 @@ c_program(cgen *x)
         for (int i = 0; i < m->natts; i++) {
             const ncg_att *a = &m->atts[i];
             if ((a->var < 0) != (pass == 0)) continue;
-            /* the array is named after the dataset and the attribute */
-            size_t n = strlen(m->name) + strlen(a->name) + 2;
+            /* The array is named after the dataset and the attribute; as
+             * upstream, each '.' of the attribute's name is first spelled
+             * "_DOT_" (its escape for name segments), the rest as other
+             * identifiers ("_PERIOD_" elsewhere). */
+            size_t n = strlen(m->name) + 5 * strlen(a->name) + 2, k;
             char *full = malloc(n), *id;
             if (!full) return NC_ENOMEM;
-            snprintf(full, n, "%s_%s", m->name, a->name);
+            k = (size_t)snprintf(full, n, "%s_", m->name);
+            for (const char *q = a->name; *q; q++) {
+                if (*q == '.') { memcpy(full + k, "_DOT_", 5); k += 5; }
+                else full[k++] = *q;
+            }
+            full[k] = '\0';
             id = ncg_lang_ident(full);
             free(full);
             if (!id) return NC_ENOMEM;
