@@ -5,11 +5,56 @@
 #include "config.h"
 #include "hdf5int.h"
 
+/* The model's marks for the _FillValue rule (nc4model.h, remakes_fill): the
+ * variables of an opened file were read from it; a variable written to
+ * keeps its fill value. */
+static int
+open_file(const char *path, int mode, int basepe, size_t *chunksizehintp, void *parameters,
+          const NC_Dispatch *table, int ncid)
+{
+    NC4_file *f;
+    int stat = NC4_HDF5_open(path, mode, basepe, chunksizehintp, parameters, table, ncid);
+    if (stat || nc4_find_grp(ncid, &f, NULL))
+        return stat;
+    for (size_t i = 0; i < f->ngrps; i++) {
+        NC4_grp *g = f->grps[i];
+        for (size_t j = 0; j < g->vars.n; j++)
+            ((NC4_var *)g->vars.items[j])->from_file = 1;
+    }
+    return NC_NOERR;
+}
+
+static void
+mark_written(int ncid, int varid, int stat)
+{
+    NC4_var *var;
+    if ((stat == NC_NOERR || stat == NC_ERANGE) && !nc4_find_var(ncid, varid, NULL, NULL, &var))
+        var->fill_fixed = 1;
+}
+
+static int
+put_vara(int ncid, int varid, const size_t *start, const size_t *count, const void *value,
+         nc_type memtype)
+{
+    int stat = NC4_HDF5_put_vara(ncid, varid, start, count, value, memtype);
+    mark_written(ncid, varid, stat);
+    return stat;
+}
+
+static int
+put_vars(int ncid, int varid, const size_t *start, const size_t *count, const ptrdiff_t *stride,
+         const void *value, nc_type memtype)
+{
+    int stat = NC4_HDF5_put_vars(ncid, varid, start, count, stride, value, memtype);
+    mark_written(ncid, varid, stat);
+    return stat;
+}
+
 static const NC_Dispatch NC4_HDF5_table = {
     .model = NC_FORMATX_NC_HDF5,
     .dispatch_version = NC_DISPATCH_VERSION,
     .create = NC4_HDF5_create,
-    .open = NC4_HDF5_open,
+    .open = open_file,
     .redef = NC4_redef,
     ._enddef = NC4__enddef,
     .sync = NC4_HDF5_sync,
@@ -36,9 +81,9 @@ static const NC_Dispatch NC4_HDF5_table = {
     .inq_varid = NC4_inq_varid,
     .rename_var = NC4_rename_var,
     .get_vara = NC4_HDF5_get_vara,
-    .put_vara = NC4_HDF5_put_vara,
+    .put_vara = put_vara,
     .get_vars = NC4_HDF5_get_vars,
-    .put_vars = NC4_HDF5_put_vars,
+    .put_vars = put_vars,
     .get_varm = NCDEFAULT_get_varm,
     .put_varm = NCDEFAULT_put_varm,
     .inq_var_all = NC4_inq_var_all,

@@ -93,6 +93,7 @@ const NC4_storage_ops nc4h5_ops = {
     .check_filter = nc4h5_check_filter,
     .free_fmt = nc4h5_free_fmt,
     .enddef = nc4h5_enddef,
+    .remakes_fill = 1,  /* hdf5flush.c remakes a dataset whose fill changed */
 };
 
 /* ---- file images ------------------------------------------------------------------ */

@@ -452,7 +452,9 @@ NC4_put_att(int ncid, int varid, const char *name, nc_type xtype, size_t len,
     if (var && strcmp(name, NC_FillValue) == 0) {
         if (len != 1)
             return NC_EINVAL;
-        if (var->created || var->meta_locked)
+        if (f->ops && f->ops->remakes_fill
+                ? (var->fill_fixed || var->from_file)
+                : (var->created || var->meta_locked))
             return NC_ELATEFILL;
         if (xtype != var->xtype)
             return NC_EBADTYPE;

@@ -647,10 +647,16 @@ int
 NC4__enddef(int ncid, size_t h_minfree, size_t v_align, size_t v_minfree, size_t r_align)
 {
     NC4_file *f;
+    NC4_grp *g;
     int stat;
     (void)h_minfree; (void)v_align; (void)v_minfree; (void)r_align;
-    if ((stat = nc4_find_grp(ncid, &f, NULL)))
+    if ((stat = nc4_find_grp(ncid, &f, &g)))
         return stat;
+    /* An explicit nc_enddef fixes the fill values of the variables of the
+     * group it names (upstream's rule: only that group, not its children,
+     * and even when the file was not in define mode). */
+    for (size_t i = 0; i < g->vars.n; i++)
+        ((NC4_var *)g->vars.items[i])->fill_fixed = 1;
     if (!f->indef)
         return NC_ENOTINDEFINE;
     return leave_define(f);

@@ -123,6 +123,8 @@ struct NC4_var {
     int was_coord;     /* was a coordinate var before a rename (storage hint) */
     int created;       /* exists in storage */
     int meta_locked;   /* storage settings fixed (after first enddef/created) */
+    int from_file;     /* read from storage at open, not defined in this session */
+    int fill_fixed;    /* written to, or its group left define mode by nc_enddef */
     int dirty;         /* new, renamed, dims or fill changed since last flush */
     int atts_dirty;    /* some attribute added, changed or deleted */
     char **deleted_atts; size_t ndeleted_atts; /* stored names to delete at flush */
@@ -184,6 +186,11 @@ typedef struct NC4_storage_ops {
      * f->explicit_redef.  Called by NC4__enddef, nc4_sync_define and
      * nc4_data_define; NULL: only the flags are cleared. */
     int (*enddef)(NC4_file *f);
+    /* Set when the storage remakes a created variable whose _FillValue
+     * changes: _FillValue may then change until the variable is written to
+     * or nc_enddef is called on its group, or when read from the file
+     * (upstream's written_to rule); unset: until it is created. */
+    int remakes_fill;
 } NC4_storage_ops;
 
 struct NC4_file {

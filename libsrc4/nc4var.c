@@ -118,9 +118,14 @@ nc4_default_chunks(NC4_file *f, NC4_var *var)
             cs[d] = cs[d] / 2 ? cs[d] / 2 : 1;
     /* Spread the overhang of the last chunk over all chunks.  Upstream's
      * record dims count as length 0 here (their length is not kept while
-     * writing), so records written before this var do not shrink chunks. */
+     * writing), so records written before this var do not shrink chunks;
+     * but in a reopened file a record dim whose coordinate variable was
+     * read from it has the current length (upstream reads it from the
+     * coordinate variable's dataset at open). */
     for (int d = 0; d < var->ndims; d++) {
-        size_t len = var->dims[d]->unlimited ? 0 : var->dims[d]->len;
+        const NC4_dim *dim = var->dims[d];
+        size_t len = !dim->unlimited || (dim->coord_var && dim->coord_var->from_file)
+                         ? dim->len : 0;
         size_t nchunks = (len + cs[d] - 1) / cs[d];
         if (nchunks > 0) {
             size_t overhang = nchunks * cs[d] - len;

@@ -35,3 +35,7 @@ endif()
 nc4_api_test(tst_enum_close4)
 # An attribute written again with the same type and length keeps its place.
 nc4_api_test(tst_att_inplace4)
+# _FillValue after an implicit end of define mode.
+nc4_api_test(tst_fill_late4)
+# Default chunks of record variables defined in a reopened file.
+nc4_api_test(tst_chunks_reopen4)
