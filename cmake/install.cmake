@@ -73,11 +73,19 @@ set(NC_CFG_PLUGIN_SEARCHPATH "/usr/local/hdf5/lib/plugin")
 if(NOT PLUGIN_INSTALL_DIR STREQUAL "/usr/local/hdf5/lib/plugin")
   set(NC_CFG_PLUGIN_SEARCHPATH "${NC_CFG_PLUGIN_SEARCHPATH}:${PLUGIN_INSTALL_DIR}")
 endif()
-set(NC_CFG_PREFIX ${CMAKE_INSTALL_PREFIX})
+set(NC_CFG_PREFIX "@NC_INSTALL_TIME_PREFIX@")   # filled in at install time
 set(NC_CFG_LIBDIR ${CMAKE_INSTALL_FULL_LIBDIR})
 set(NC_CFG_INCLUDEDIR ${CMAKE_INSTALL_FULL_INCLUDEDIR})
 set(NC_CFG_CC ${CMAKE_C_COMPILER})
-set(NC_CFG_PLUGINDIR "${PLUGIN_INSTALL_DIR}")
+# nc-config computes its prefix from where it is installed; the plugin
+# directory follows that prefix when it is the default one under it (so
+# `cmake --install --prefix P` reports P/hdf5/lib/plugin), and stays as given
+# when PLUGIN_INSTALL_DIR names an absolute directory.
+if(NC_PLUGIN_INSTALL AND IS_ABSOLUTE "${NC_PLUGIN_INSTALL_DEST}")
+  set(NC_CFG_PLUGINDIR "${NC_PLUGIN_INSTALL_DEST}")
+else()
+  set(NC_CFG_PLUGINDIR "\${prefix}/hdf5/lib/plugin")
+endif()
 # Libs.private and nc-config --static: every library libnetcdf links
 # (check_consumer.sh links a client with them).
 set(NC_CFG_LIBS_PRIVATE "")
@@ -108,6 +116,12 @@ write_basic_package_version_file(${CMAKE_BINARY_DIR}/netCDFConfigVersion.cmake
 
 install(FILES ${CMAKE_BINARY_DIR}/netcdf.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 install(PROGRAMS ${CMAKE_BINARY_DIR}/nc-config DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(FILES ${CMAKE_BINARY_DIR}/libnetcdf.settings DESTINATION ${CMAKE_INSTALL_LIBDIR})
+# libnetcdf.settings names the prefix given to `cmake --install --prefix`
+# (CMAKE_INSTALL_PREFIX at install time), not the configure-time one.
+install(CODE "
+  file(READ \"${CMAKE_BINARY_DIR}/libnetcdf.settings\" _nc_settings)
+  string(REPLACE \"@NC_INSTALL_TIME_PREFIX@\" \"\${CMAKE_INSTALL_PREFIX}\" _nc_settings \"\${_nc_settings}\")
+  file(WRITE \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/libnetcdf.settings\" \"\${_nc_settings}\")
+  message(STATUS \"Installing: \$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/libnetcdf.settings\")")
 install(FILES ${CMAKE_BINARY_DIR}/netCDFConfig.cmake ${CMAKE_BINARY_DIR}/netCDFConfigVersion.cmake
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/netCDF)
