@@ -43,6 +43,7 @@ typedef struct plan {
     unsigned char *fillchunk;        /* a whole chunk of fill values (plan_fill) */
     unsigned char fillval[256];      /* one fill value (larger elements: HDF5's path) */
     int fill_never;                  /* fill time "never": unwritten chunks read as nothing */
+    int sparse;                      /* a read wanting few elements of the chunks it touches */
     int writable;                    /* the file is open for writing */
     unsigned char *user;             /* the caller's buffer */
 } plan;
@@ -242,9 +243,13 @@ plan_init(plan *p, hid_t did, hid_t mtid, int nd, const hsize_t *start, const hs
                    (double)p->cd[d];
     }
     /* Sparse writes are fine when the write-back cache can hold a chunk:
-     * it merges them without re-encoding. */
-    if (want * SPARSE < touched && (reading || cache_bytes < p->celems * size))
-        goto done;
+     * it merges them without re-encoding; sparse reads keep the chunks
+     * they decode in that cache (cached_read). */
+    if (want * SPARSE < touched) {
+        if (!reading && cache_bytes < p->celems * size)
+            goto done;
+        p->sparse = reading;
+    }
     if ((stat = ncf_chain_create((size_t)nf, specs, size, &p->chain))) {
         /* Not runnable here: HDF5's pipeline, unless HDF5 cannot run it
          * either, which a read reports instead of returning raw bytes. */
@@ -289,8 +294,8 @@ plan_init(plan *p, hid_t did, hid_t mtid, int nd, const hsize_t *start, const hs
     if (!p->fill_never && H5Pget_fill_value(dcpl, mtid, p->fillval) < 0)
         memset(p->fillval, 0, size);
     /* Reads may meet unwritten chunks anywhere: the fill chunk now.  Writes
-     * build it only when a chunk needs it (plan_fill). */
-    if (reading && (stat = plan_fill(p)))
+     * and sparse reads build it only when a chunk needs it (plan_fill). */
+    if (reading && !p->sparse && (stat = plan_fill(p)))
         goto done;
     *usable = 1;
 done:
@@ -537,6 +542,9 @@ typedef struct vcache {
     size_t tabsz;
     centry *head, *tail;             /* most / least recently used */
     ncf_chain *chain;
+    int have_tmpl;                   /* tmpl holds a sparse read's plan */
+    plan tmpl;                       /* what a sparse read of var needs, without the
+                                      * request (no chain, fill chunk or buffer) */
 } vcache;
 
 static vcache **vtab;                /* by NC4H5_var address */
@@ -1103,17 +1111,167 @@ vc_get(NC4_var *var, plan *p, vcache **vcp)
     return NC_NOERR;
 }
 
+/* Decode chunk j (its raw bytes read) into a new entry of vc, evicting
+ * the least recently used clean chunks over the bound.  Locked. */
+static int
+vc_load(vcache *vc, const plan *p, const cjob *j, unsigned long stamp, centry **ep)
+{
+    centry *e;
+    size_t h;
+    int stat;
+    if ((e = calloc(1, sizeof(*e))) == NULL || (e->buf = malloc(p->cbytes)) == NULL) {
+        free(e);
+        return NC_ENOMEM;
+    }
+    if ((stat = codec_status(ncf_chain_decode(p->chain, j->mask, j->raw, j->rawlen, e->buf,
+                                              p->cbytes)))) {
+        e_free(e);
+        return stat;
+    }
+    memcpy(e->off, j->off, sizeof(e->off));
+    e->stamp = stamp;
+    h = off_hash(vc, e->off);
+    e->hnext = vc->tab[h];
+    vc->tab[h] = e;
+    vc->n++;
+    lru_front(vc, e);
+    /* Reads find the cache written back (get_vars flushes it first), so
+     * what goes is clean; a dirty chunk is never dropped here. */
+    for (centry *x = vc->tail, *pv; x && vc->n > vc->cap; x = pv) {
+        pv = x->prev;
+        if (!x->dirty && x->stamp != stamp) {
+            e_unlink(vc, x);
+            e_free(x);
+        }
+    }
+    *ep = e;
+    return NC_NOERR;
+}
+
+/* A sparse read (one value, a row of a tall chunk): chunk by chunk on this
+ * thread, each chunk decoded once into var's cache and served from there
+ * to the reads after it, as HDF5's chunk cache serves its own reads.
+ * Without a cache (settings too small for a chunk) every read decodes.
+ * Locked. */
+static int
+cached_read(plan *p, NC4_var *var)
+{
+    size_t nchunks = plan_grid(p);
+    unsigned long stamp = ++req_stamp;
+    vcache *vc = NULL;
+    tbufs *t;
+    cjob j;
+    int stat;
+
+    if ((t = tbufs_get()) == NULL)
+        return NC_ENOMEM;
+    if (var != NULL && (stat = vc_get(var, p, &vc)))
+        return stat;
+    if (vc != NULL && !vc->have_tmpl) {
+        /* The next sparse reads of var start from this plan (sparse_plan). */
+        vc->tmpl = *p;
+        vc->tmpl.chain = NULL;
+        vc->tmpl.chain_borrowed = 0;
+        vc->tmpl.fillchunk = NULL;
+        vc->tmpl.user = NULL;
+        vc->have_tmpl = 1;
+    }
+    for (size_t i = 0; i < nchunks; i++) {
+        centry *e;
+        unsigned char *src;
+        if (!chunk_at(p, i, &j))
+            continue;
+        if (vc != NULL && (e = e_find(vc, j.off)) != NULL) {
+            lru_unlink(vc, e);
+            lru_front(vc, e);
+            e->stamp = stamp;
+            copy_sel(p, &j, e->buf, 1);
+            continue;
+        }
+        if ((stat = read_raw(p, &j, t)))
+            return stat;
+        if (!j.allocated) {
+            if (p->fill_never)
+                continue;
+            if ((stat = plan_fill(p)))
+                return stat;
+            src = p->fillchunk;
+        } else if (vc != NULL) {
+            if ((stat = vc_load(vc, p, &j, stamp, &e)))
+                return stat;
+            src = e->buf;
+        } else {
+            if ((src = grow(&t->buf, &t->bufcap, p->cbytes)) == NULL)
+                return NC_ENOMEM;
+            if ((stat = codec_status(ncf_chain_decode(p->chain, j.mask, j.raw, j.rawlen, src,
+                                                      p->cbytes))))
+                return stat;
+        }
+        copy_sel(p, &j, src, 1);
+    }
+    return NC_NOERR;
+}
+
+/* The plan of a sparse read of var from the one its cache keeps: what
+ * plan_init asks HDF5 (filters, chunk shape, types, fill value, intent)
+ * does not change while the cache lives (a dataset remade or refiltered is
+ * a new id, which drops the cache), and asking costs more than decoding a
+ * cached value.  0 when there is none or the request is not sparse. */
+static int
+sparse_plan(NC4_var *var, int nd, const hsize_t *start, const hsize_t *count,
+            const hsize_t *stride, size_t size, plan *p)
+{
+    const char *env = getenv(NC4H5_PIPELINE_ENV);
+    vcache *vc = var && var->fmt ? vc_find(var->fmt) : NULL;
+    double want = 1, touched = 1;
+    if (vc == NULL || !vc->have_tmpl || vc->tmpl.nd != nd || vc->tmpl.size != size ||
+        vc->cap != cache_cap(var, vc->cbytes) || (env != NULL && strcmp(env, "0") == 0))
+        return 0;
+    for (int d = 0; d < nd; d++) {
+        hsize_t cd = vc->tmpl.cd[d];
+        if (count[d] == 0 || stride[d] == 0)
+            return 0;
+        want *= (double)count[d];
+        touched *= (double)((start[d] + (count[d] - 1) * stride[d]) / cd - start[d] / cd + 1) *
+                   (double)cd;
+    }
+    if (want * SPARSE >= touched)
+        return 0;
+    *p = vc->tmpl;
+    for (int d = 0; d < nd; d++) {
+        p->start[d] = start[d];
+        p->count[d] = count[d];
+        p->stride[d] = stride[d];
+        /* The caller keeps requests inside the extent; ext only marks edge
+         * chunks, which reads do not need. */
+        p->ext[d] = (hsize_t)-1;
+    }
+    p->ustride[nd - 1] = 1;
+    for (int d = nd - 2; d >= 0; d--)
+        p->ustride[d] = p->ustride[d + 1] * (size_t)count[d + 1];
+    p->chain = vc->chain;
+    p->chain_borrowed = 1;
+    return 1;
+}
+
 int
-nc4h5_chunk_read(hid_t did, hid_t mtid, int nd, const hsize_t *start, const hsize_t *count,
-                 const hsize_t *stride, size_t size, void *out, int *done)
+nc4h5_chunk_read(NC4_var *var, hid_t did, hid_t mtid, int nd, const hsize_t *start,
+                 const hsize_t *count, const hsize_t *stride, size_t size, void *out, int *done)
 {
     plan p;
     int stat;
     *done = 0;
+    if (sparse_plan(var, nd, start, count, stride, size, &p)) {
+        *done = 1;
+        p.user = out;
+        stat = cached_read(&p, var);
+        plan_free(&p);
+        return stat;
+    }
     if ((stat = plan_init(&p, did, mtid, nd, start, count, stride, size, 1, 0, done)) || !*done)
         return stat;
     p.user = out;
-    stat = run(&p, 0);
+    stat = p.sparse ? cached_read(&p, var) : run(&p, 0);
     plan_free(&p);
     return stat;
 }

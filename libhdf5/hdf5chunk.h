@@ -32,9 +32,17 @@
  * untouched when the fill time is "never", as HDF5 does).  Errors:
  * NC_ENOFILTER when a filter is missing here and in HDF5 (no raw bytes are
  * returned), NC_EHDFERR when a chunk fails to decode (corrupt data, a
- * checksum mismatch), as HDF5's own read reports it. */
-int nc4h5_chunk_read(hid_t did, hid_t mtid, int nd, const hsize_t *start, const hsize_t *count,
-                     const hsize_t *stride, size_t size, void *out, int *done);
+ * checksum mismatch, a chunk that decodes to more or less than a chunk),
+ * as HDF5's own read reports it.  A sparse request (a value, a row of a tall
+ * chunk) runs on the calling thread and keeps the chunks it decodes in
+ * var's cache (bounded by its chunk-cache settings, as HDF5's cache is), so
+ * that a run of nc_get_var1 decodes each chunk once: every read of a
+ * filtered variable goes through here, never HDF5's pipeline, except for
+ * conversions HDF5 must make (another byte order, user types) and filters
+ * only HDF5 has (a plugin on HDF5_PLUGIN_PATH). */
+int nc4h5_chunk_read(NC4_var *var, hid_t did, hid_t mtid, int nd, const hsize_t *start,
+                     const hsize_t *count, const hsize_t *stride, size_t size, void *out,
+                     int *done);
 
 /* Write the selection from in (var's dataset did).  Chunks wholly covered
  * are built from in (encoded straight from it when they are contiguous

@@ -507,8 +507,8 @@ get_vars(int ncid, int varid, const size_t *startp, const size_t *countp,
     if (nin > 0 && !partial && !fixed_str && var->ndims > 0 &&
         !nc4_type_has_pointers(a.f, var->xtype)) {
         /* Filtered chunked data: the parallel pipeline, when it takes it. */
-        if ((stat = nc4h5_chunk_read(a.hv->did, mtid, var->ndims, a.start, a.count, a.stride, size,
-                                     buf, &piped)))
+        if ((stat = nc4h5_chunk_read(var, a.hv->did, mtid, var->ndims, a.start, a.count, a.stride,
+                                     size, buf, &piped)))
             goto done;
     }
     if (piped) {

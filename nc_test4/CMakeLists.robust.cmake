@@ -5,3 +5,15 @@
 # caller, and what a successful sync covered survives.
 nc4_program(tst_h5full REF)
 nc4_test(tst_h5full)
+
+# Filtered reads of every kind (var1, vara, vars, varm, var) through one
+# path: a missing filter, a decompression bomb, a short chunk.  Damages its
+# file through HDF5 and zlib directly.
+find_package(ZLIB QUIET)
+if(ZLIB_FOUND)
+  nc4_program(tst_h5filtread)
+  target_include_directories(tst_h5filtread PRIVATE ${HDF5_INCLUDE_DIRS})
+  target_link_libraries(tst_h5filtread PRIVATE ${HDF5_LINK_LIBRARIES} ZLIB::ZLIB)
+  nc4_test(tst_h5filtread)
+  set_tests_properties(tst_h5filtread PROPERTIES LABELS "hdf5;filters")
+endif()
