@@ -11,7 +11,8 @@
 #   --new PREFIX     second install to compare (optional)
 #   -n N             repetitions                                           [3]
 #   --mib M          main size in MiB: W1/W3/W4 = M, W5/W6 = M/2, W2 = 5000*M/512 records,
-#                    W8: ncdump M/8 (classic, and netCDF-4 deflate: W8_ncdump4), nccopy M/2,
+#                    W8: ncdump M/8 (classic, and netCDF-4 deflate: W8_ncdump4), nccopy M/2
+#                    (-d 1 -s; plain -k nc4: W8_nccopy4; to an NCZarr directory: W8_nccopyz),
 #                    ncgen M/64 (classic, and -k nc4: W8_ncgen4)          [512]
 #   --nvars N        W7 variable count                                     [10000]
 #   --only LIST      comma list of W1..W11 (W3 runs inside the W1 64-bit job), L = limits
@@ -34,7 +35,7 @@ set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 REF=/usr NEW= REPS=3 MIB=512 NVARS=10000 ONLY= LIMITS=1 TMPBASE=${TMPDIR:-/tmp} RAW= KEEP=0 JOBTO=900
 
-usage() { sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-1}"; }
+usage() { sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-1}"; }
 while [ $# -gt 0 ]; do
     case "$1" in
         --ref) REF=$2; shift 2 ;;
@@ -175,6 +176,8 @@ job() {  # job NAME IMPL REP
         W10)        run_prog "$im" "$rep" nc4_access -d "$d" -k open -i 2000 ;;
         W8_ncdump)  run_tool "$im" "$rep" W8_ncdump dump "$DUMPB" fmt_g7 ncdump "$IN/dump.nc" ;;
         W8_nccopy)  run_tool "$im" "$rep" W8_nccopy nc4_d1_s "$COPYB" shuf_deflate1 nccopy -k nc4 -d 1 -s "$IN/copy.nc" out.nc ;;
+        W8_nccopy4) run_tool "$im" "$rep" W8_nccopy4 nc4_plain "$COPYB" - nccopy -k nc4 "$IN/copy.nc" out.nc ;;
+        W8_nccopyz) run_tool "$im" "$rep" W8_nccopyz nczarr_dir "$COPYB" - nccopy "$IN/copy.nc" "file://$WORK/data-$im/out.zarr#mode=nczarr,file" ;;
         W8_ncgen)   run_tool "$im" "$rep" W8_ncgen cdl_to_nc "$GENB" parse_strtof ncgen -b -o out.nc "$IN/gen.cdl" ;;
         W8_ncdump4) run_tool "$im" "$rep" W8_ncdump4 dump "$DUMPB" fmt_g7 ncdump "$IN/dump4.nc" ;;
         W8_ncgen4)  run_tool "$im" "$rep" W8_ncgen4 cdl_to_nc4 "$GENB" parse_strtof ncgen -b -k nc4 -o out.nc "$IN/gen.cdl" ;;
@@ -188,7 +191,7 @@ want W4 && JOBS+=(W4)
 want W5 && JOBS+=(W5_deflate W5_zstd)
 want W6 && JOBS+=(W6_none W6_deflate)
 want W7 && JOBS+=(W7_nc4 W7_classic)
-want W8 && JOBS+=(W8_ncdump W8_nccopy W8_ncgen W8_ncdump4 W8_ncgen4)
+want W8 && JOBS+=(W8_ncdump W8_nccopy W8_nccopy4 W8_nccopyz W8_ncgen W8_ncdump4 W8_ncgen4)
 want W9 && JOBS+=(W9)
 want W10 && JOBS+=(W10)
 want W11 && JOBS+=(W11)

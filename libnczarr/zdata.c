@@ -67,6 +67,7 @@ typedef struct zvdata {
     pthread_mutex_t filllock;
     pthread_mutex_t oplock;  /* held by each get, put and flush */
     int keepall;             /* NOFILL: store every chunk, fill or not */
+    int zerofill;            /* the fill element is all zero bytes */
     /* write-back cache */
     centry *head, *tail;
     centry **buckets;
@@ -324,6 +325,9 @@ setup_locked(NC4_file *f, NC4_var *var, zvdata **dp)
     }
     if ((stat = make_fill(f, var, d->esize, d->vstr, &d->fill)))
         goto fail;
+    d->zerofill = !d->vstr;
+    for (size_t i = 0; i < d->esize && d->zerofill; i++)
+        d->zerofill = d->fill[i] == 0;
     d->maxentries = budget_entries(var, d->chunkbytes);
     d->nbuckets = 64;
     if ((d->buckets = calloc(d->nbuckets, sizeof(centry *))) == NULL) {
@@ -555,8 +559,9 @@ cache_insert(zvdata *d, const char *key, unsigned char *data, centry **ep)
 
 typedef struct enc_job {
     centry *e;
-    void *out;
+    void *out;          /* encoded bytes; owned unless borrowed */
     size_t outlen;
+    int borrowed;       /* out is the entry's own data (no codec) */
     int empty;   /* all fill: delete instead of writing */
     int status;
 } enc_job;
@@ -683,7 +688,8 @@ static int
 store_job(NCZ_map *map, enc_job *j)
 {
     int s = store_obj(map, j->e->key, j->empty, j->out, j->outlen);
-    free(j->out);
+    if (!j->borrowed)
+        free(j->out);
     j->out = NULL;
     return s;
 }
@@ -711,7 +717,14 @@ enc_task(void *arg, size_t i)
         j->status = c->map != NULL ? store_job(c->map, j) : NC_NOERR;
         return;
     }
-    j->status = ncz_pipe_encode(d->pipe, j->e->data, d->chunkbytes, &j->out, &j->outlen);
+    if (ncz_pipe_is_raw(d->pipe)) {
+        /* Stored as it is in memory: written from the entry, no copy. */
+        j->out = j->e->data;
+        j->outlen = d->chunkbytes;
+        j->borrowed = 1;
+    } else {
+        j->status = ncz_pipe_encode(d->pipe, j->e->data, d->chunkbytes, &j->out, &j->outlen);
+    }
     if (j->status == NC_NOERR && c->map != NULL)
         j->status = store_job(c->map, j);
 }
@@ -758,7 +771,8 @@ cache_flush(NC4_file *f, zvdata *d, size_t keep)
                 j->e->dirty = 0;
             else if (stat == NC_NOERR)
                 stat = s;
-            free(j->out);
+            if (!j->borrowed)
+                free(j->out);
         }
         free(jobs);
     }
@@ -1314,10 +1328,18 @@ get_entry(NC4_file *f, zvdata *d, const char *key, int whole, centry **ep)
      * so the next flush again has several chunks to encode at once. */
     if (d->nentries >= d->maxentries && (stat = cache_flush(f, d, d->maxentries / 2)))
         return stat;
-    if (d->nspare > 0)
+    /* A chunk of zero fill (NOFILL, or a fill of zero bytes) about to be
+     * read as absent starts as fresh zero pages: no fill chunk copied in. */
+    int zeroed = 0;
+    if (d->nspare > 0) {
         data = d->spare[--d->nspare];
-    else if ((data = malloc(d->chunkbytes ? d->chunkbytes : 1)) == NULL)
+    } else if (!whole && !d->vstr && d->shard == NULL && d->zerofill) {
+        if ((data = calloc(1, d->chunkbytes ? d->chunkbytes : 1)) == NULL)
+            return NC_ENOMEM;
+        zeroed = 1;
+    } else if ((data = malloc(d->chunkbytes ? d->chunkbytes : 1)) == NULL) {
         return NC_ENOMEM;
+    }
     if (d->shard != NULL && !whole)
         return shard_entry(f, d, key, data, ep);
     if (whole && d->vstr) {
@@ -1328,6 +1350,10 @@ get_entry(NC4_file *f, zvdata *d, const char *key, int whole, centry **ep)
         stat = map->ops->read_all(map, key, &raw, &len);
         if (stat == NC_EEMPTY && d->vstr) {
             stat = ncz_strings_fill((char **)(void *)data, d->chunkelems, fill_str(d));
+        } else if (stat == NC_EEMPTY && d->zerofill) {
+            if (!zeroed)
+                memset(data, 0, d->chunkbytes);
+            stat = NC_NOERR;
         } else if (stat == NC_EEMPTY) {
             const unsigned char *fc = fill_chunk(d);
             if (fc == NULL)

@@ -88,10 +88,16 @@ ncz_axis_dim(NC4_file *f, json_object *refs, json_object *names, size_t i, size_
         if (json_object_is_type(e, json_type_string) &&
             ncz_check_name(json_object_get_string(e)) == NC_NOERR) {
             d = (NC4_dim *)nc4_index_find(&f->root->dims, json_object_get_string(e));
-            if (d && d->len != len && !d->unlimited)
-                d = NULL; /* same name, other length: anonymous instead */
-            else if (!d && (stat = ncz_find_or_make_dim(f, f->root, json_object_get_string(e),
-                                                        len, 0, &d)))
+            if (d && d->len != len && !d->unlimited) {
+                /* Same name, other length: one dimension of the longest, as
+                 * after a crash left one record array's shape behind the
+                 * others'; a shorter array reads fill past its shape. */
+                if (len > d->len)
+                    d->len = len;
+                *dp = d;
+                return NC_NOERR;
+            }
+            if (!d && (stat = ncz_find_or_make_dim(f, f->root, json_object_get_string(e), len, 0, &d)))
                 return stat;
         }
     }

@@ -10,6 +10,9 @@
  *            (RLIMIT_FSIZE in a child) returns an error and leaves the
  *            archive as it was (also when the store was created over it
  *            with NC_CLOBBER); no spill file is left beside the archive.
+ *   shapes   arrays of one record dimension whose stored shapes disagree
+ *            (a crash between their metadata writes): reads past the
+ *            shorter one's shape, within the dimension, return fill.
  * Usage: tst_zdata_faults DIR */
 #ifndef _DEFAULT_SOURCE
 #define _DEFAULT_SOURCE
@@ -371,6 +374,69 @@ test_zip(void)
     CHECK(spill_files() == 0, "a spill file was left behind");
 }
 
+/* Replace the first "[ from ]" after "shape" in the file at path. */
+static int
+set_shape(const char *path, const char *from, const char *to)
+{
+    char buf[8192];
+    FILE *fp = fopen(path, "rb");
+    size_t n = fp ? fread(buf, 1, sizeof buf - 1, fp) : 0;
+    if (fp)
+        fclose(fp);
+    buf[n] = '\0';
+    char *sh = strstr(buf, "\"shape\"");
+    char *at = sh ? strstr(sh, from) : NULL;
+    if (!at)
+        return 0;
+    char out[8300];
+    snprintf(out, sizeof out, "%.*s%s%s", (int)(at - buf), buf, to, at + strlen(from));
+    write_file(path, out, strlen(out));
+    return 1;
+}
+
+static void
+test_shapes(const char *mode, const char *tag, const char *meta)
+{
+    char path[4200], url[4300], file[4400];
+    int ncid, dim, a, b, vals[10], got[10];
+    size_t st = 0, ct = 10, cs = 2;
+    for (int i = 0; i < 10; i++)
+        vals[i] = i + 1;
+    snprintf(path, sizeof path, "%s/shapes_%s.zarr", dir, tag);
+    snprintf(url, sizeof url, "file://%s#mode=%s", path, mode);
+    MUST(nc_create(url, NC_NETCDF4 | NC_CLOBBER, &ncid));
+    MUST(nc_def_dim(ncid, "t", NC_UNLIMITED, &dim));
+    MUST(nc_def_var(ncid, "a", NC_INT, 1, &dim, &a));
+    MUST(nc_def_var(ncid, "b", NC_INT, 1, &dim, &b));
+    MUST(nc_def_var_chunking(ncid, a, NC_CHUNKED, &cs));
+    MUST(nc_def_var_chunking(ncid, b, NC_CHUNKED, &cs));
+    MUST(nc_enddef(ncid));
+    MUST(nc_put_vara_int(ncid, a, &st, &ct, vals));
+    ct = 4;
+    MUST(nc_put_vara_int(ncid, b, &st, &ct, vals));
+    MUST(nc_close(ncid));
+    /* b's metadata as a sync cut short left it: shape 4, a's 10. */
+    snprintf(file, sizeof file, "%s/b/%s", path, meta);
+    CHECK(set_shape(file, "[ 10 ]", "[ 4 ]"), "%s: rewrite b's shape in %s", tag, file);
+    MUST(nc_open(url, NC_NOWRITE, &ncid));
+    size_t len = 0;
+    int bdim = -1;
+    OK(nc_inq_vardimid(ncid, 1, &bdim));
+    OK(nc_inq_dimlen(ncid, bdim, &len));
+    CHECK(len == 10, "%s: b's dimension has length %zu, want 10", tag, len);
+    ct = 10;
+    OK(nc_get_vara_int(ncid, 1, &st, &ct, got));
+    for (int i = 0; i < 10; i++)
+        CHECK(got[i] == (i < 4 ? i + 1 : NC_FILL_INT), "%s: b[%d] = %d", tag, i, got[i]);
+    size_t i7 = 7;
+    int one = 0;
+    OK(nc_get_var1_int(ncid, 1, &i7, &one));
+    CHECK(one == NC_FILL_INT, "%s: b[7] = %d, want fill", tag, one);
+    OK(nc_get_vara_int(ncid, 0, &st, &ct, got));
+    CHECK(got[9] == 10, "%s: a[9] = %d", tag, got[9]);
+    OK(nc_close(ncid));
+}
+
 int
 main(int argc, char **argv)
 {
@@ -387,5 +453,8 @@ main(int argc, char **argv)
     test_null("zarr,v3,file,shard", "v3s");
     test_links();
     test_zip();
+    test_shapes("nczarr,file", "nczarr", ".zarray");
+    test_shapes("zarr,file", "pure", ".zarray");
+    test_shapes("zarr,v3,file", "v3", "zarr.json");
     return nct_summary("tst_zdata_faults");
 }
