@@ -1,11 +1,13 @@
 # install.cmake: what `cmake --install` puts into the prefix, as upstream:
-# the library, public headers, netcdf.pc, nc-config, libnetcdf.settings and
+# the library, public headers (with the plugin helpers netcdf_json.h,
+# netcdf_proplist.h and netcdf_vutils.h), netcdf.pc, nc-config, libnetcdf.settings and
 # the CMake package (netCDFConfig.cmake exporting netCDF::netcdf).
 include(CMakePackageConfigHelpers)
 
 set(NC_PUBLIC_HEADERS
   include/netcdf.h include/netcdf_mem.h include/netcdf_aux.h include/netcdf_filter.h
-  include/netcdf_filter_build.h include/netcdf_par.h include/netcdf_dispatch.h)
+  include/netcdf_filter_build.h include/netcdf_par.h include/netcdf_dispatch.h
+  include/netcdf_json.h include/netcdf_proplist.h include/netcdf_vutils.h)
 foreach(h ${NC_PUBLIC_HEADERS})
   if(EXISTS ${CMAKE_SOURCE_DIR}/${h})
     install(FILES ${h} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
