@@ -24,6 +24,8 @@
  */
 #include "config.h"
 #include <pthread.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1311,6 +1313,22 @@ prepare_inner(zvdata *d, centry *e, const size_t *l0, const size_t *nk, const si
 
 /* The cache entry of chunk key, created (read and decoded, or fill) if
  * absent; whole: the write covers the chunk entirely (no read needed). */
+/* Ask for huge pages over the 2 MiB-aligned inside of a big, fresh, zeroed
+ * buffer: its first touch then faults a few pages, not thousands. */
+static void
+huge_pages(void *p, size_t n)
+{
+#ifdef MADV_HUGEPAGE
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    uintptr_t lo = ((uintptr_t)p + huge - 1) & ~(huge - 1), hi = ((uintptr_t)p + n) & ~(huge - 1);
+    if (n >= ((size_t)8 << 20) && hi > lo)
+        (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+#else
+    (void)p;
+    (void)n;
+#endif
+}
+
 static int
 get_entry(NC4_file *f, zvdata *d, const char *key, int whole, centry **ep)
 {
@@ -1337,6 +1355,7 @@ get_entry(NC4_file *f, zvdata *d, const char *key, int whole, centry **ep)
         if ((data = calloc(1, d->chunkbytes ? d->chunkbytes : 1)) == NULL)
             return NC_ENOMEM;
         zeroed = 1;
+        huge_pages(data, d->chunkbytes);
     } else if ((data = malloc(d->chunkbytes ? d->chunkbytes : 1)) == NULL) {
         return NC_ENOMEM;
     }
