@@ -1382,7 +1382,7 @@ parse_attr(ctx *c, int var, nc_type type, char *name)
     if (!strcmp(name, "_FillValue") && var >= 0) {
         ncg_var *v = &c->m.vars[var];
         type = v->type;   /* the fill value always takes the variable's type */
-        if (type == NC_CHAR) {
+        if (type == NC_CHAR && !empty) {   /* an empty list is no value: refused below */
             size_t cl = tlen + n;
             /* "" is accepted: stored as one NUL like any empty text attribute */
             if (cl > 1) { c->line = line; dielib(c, NC_EBADTYPE); }
