@@ -31,12 +31,12 @@ int
 nc_def_grp(int parent_ncid, const char *name, int *new_ncid)
 {
     WITH_NC(parent_ncid);
-    RETURN_WITH_NEW_NAME(name, nm, nc->dispatch->def_grp(parent_ncid, nm, new_ncid));
+    RETURN_WITH_NAME(name, nm, nc->dispatch->def_grp(parent_ncid, nm, new_ncid));
 }
 
 int
 nc_rename_grp(int grpid, const char *name)
 {
     WITH_NC(grpid);
-    RETURN_WITH_NEW_NAME(name, nm, nc->dispatch->rename_grp(grpid, nm));
+    RETURN_WITH_NAME(name, nm, nc->dispatch->rename_grp(grpid, nm));
 }

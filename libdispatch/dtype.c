@@ -89,14 +89,14 @@ int
 nc_def_compound(int ncid, size_t size, const char *name, nc_type *typeidp)
 {
     WITH_NC(ncid);
-    RETURN_WITH_NEW_NAME(name, nm, nc->dispatch->def_compound(ncid, size, nm, typeidp));
+    RETURN_WITH_NAME(name, nm, nc->dispatch->def_compound(ncid, size, nm, typeidp));
 }
 
 int
 nc_insert_compound(int ncid, nc_type xtype, const char *name, size_t offset, nc_type field_typeid)
 {
     WITH_NC(ncid);
-    RETURN_WITH_NEW_NAME(name, nm, nc->dispatch->insert_compound(ncid, xtype, nm, offset, field_typeid));
+    RETURN_WITH_NAME(name, nm, nc->dispatch->insert_compound(ncid, xtype, nm, offset, field_typeid));
 }
 
 int
@@ -104,7 +104,7 @@ nc_insert_array_compound(int ncid, nc_type xtype, const char *name, size_t offse
                          nc_type field_typeid, int ndims, const int *dim_sizes)
 {
     WITH_NC(ncid);
-    RETURN_WITH_NEW_NAME(name, nm, nc->dispatch->insert_array_compound(ncid, xtype, nm, offset,
+    RETURN_WITH_NAME(name, nm, nc->dispatch->insert_array_compound(ncid, xtype, nm, offset,
                                                              field_typeid, ndims, dim_sizes));
 }
 
@@ -161,7 +161,7 @@ int
 nc_def_vlen(int ncid, const char *name, nc_type base_typeid, nc_type *xtypep)
 {
     WITH_NC(ncid);
-    RETURN_WITH_NEW_NAME(name, nm, nc->dispatch->def_vlen(ncid, nm, base_typeid, xtypep));
+    RETURN_WITH_NAME(name, nm, nc->dispatch->def_vlen(ncid, nm, base_typeid, xtypep));
 }
 
 int
@@ -194,14 +194,14 @@ int
 nc_def_enum(int ncid, nc_type base_typeid, const char *name, nc_type *typeidp)
 {
     WITH_NC(ncid);
-    RETURN_WITH_NEW_NAME(name, nm, nc->dispatch->def_enum(ncid, base_typeid, nm, typeidp));
+    RETURN_WITH_NAME(name, nm, nc->dispatch->def_enum(ncid, base_typeid, nm, typeidp));
 }
 
 int
 nc_insert_enum(int ncid, nc_type xtype, const char *name, const void *value)
 {
     WITH_NC(ncid);
-    RETURN_WITH_NEW_NAME(name, nm, nc->dispatch->insert_enum(ncid, xtype, nm, value));
+    RETURN_WITH_NAME(name, nm, nc->dispatch->insert_enum(ncid, xtype, nm, value));
 }
 
 int
@@ -240,7 +240,7 @@ int
 nc_def_opaque(int ncid, size_t size, const char *name, nc_type *xtypep)
 {
     WITH_NC(ncid);
-    RETURN_WITH_NEW_NAME(name, nm, nc->dispatch->def_opaque(ncid, size, nm, xtypep));
+    RETURN_WITH_NAME(name, nm, nc->dispatch->def_opaque(ncid, size, nm, xtypep));
 }
 
 int

@@ -25,10 +25,20 @@
         return st_;                                               \
     } while (0)
 
-/* As RETURN_WITH_NAME, after checking the name is valid for a new object. */
+/* Whether the format of record nc checks new names itself: the enhanced
+ * model (libsrc4) does, in upstream's order among its other checks (a NULL
+ * name is NC_EINVAL there, a bad one NC_EBADNAME after the read-only and
+ * define-mode checks); the classic layer relies on libdispatch. */
+#define NC_LAYER_CHECKS_NAMES(nc) \
+    ((nc)->model == NC_FORMATX_NC_HDF5 || (nc)->model == NC_FORMATX_NCZARR)
+
+/* As RETURN_WITH_NAME, after checking the name is valid for a new object
+ * (unless the format does it: NC_LAYER_CHECKS_NAMES).  Needs `nc` (WITH_NC). */
 #define RETURN_WITH_NEW_NAME(name, nm, expr) do {                 \
-        int chk_ = NC_check_name(name);                           \
-        if (chk_) return chk_;                                    \
+        if (!NC_LAYER_CHECKS_NAMES(nc)) {                         \
+            int chk_ = NC_check_name(name);                       \
+            if (chk_) return chk_;                                \
+        }                                                         \
         RETURN_WITH_NAME(name, nm, expr);                         \
     } while (0)
 

@@ -20,9 +20,12 @@
  *
  * Checks done here before any slot is called: the ncid names an open file
  * (a classic file's ncid has no group bits); required output pointers are
- * non-NULL where the API says so; names of new or renamed dimensions,
- * variables, groups and types are valid (NC_check_name); names are passed
- * to slots in Unicode NFC.  Attribute names are the exception: upstream
+ * non-NULL where the API says so; names of new or renamed dimensions and
+ * variables are valid (NC_check_name) for formats that do not check them
+ * themselves (the enhanced model does, in upstream's order: ncapi.h,
+ * NC_LAYER_CHECKS_NAMES); group and type names always go to the format
+ * (a classic file says NC_ENOTNC4 first); names are passed to slots in
+ * Unicode NFC.  Attribute names are the exception: upstream
  * checks them after the variable id, so the att slots get a NULL or
  * invalid name as given and check it themselves (NC_EBADNAME after
  * NC_ENOTVAR; NC_check_name for a new attribute).  Coordinate bounds are

@@ -49,8 +49,8 @@ NC4_def_dim(int ncid, const char *name, size_t len, int *idp)
         if (!f->indef)
             return NC_ENOTINDEFINE;
     }
-    if (name == NULL)
-        return NC_EINVAL;
+    if ((stat = nc4_check_name(name)))
+        return stat;
     if (f->classic_model && len > (size_t)NC_MAX_UINT)
         return NC_EDIMSIZE;
     if (nc4_index_find(&g->dims, name))
@@ -139,6 +139,8 @@ NC4_rename_dim(int ncid, int dimid, const char *name)
     if (name == NULL)
         return NC_EINVAL;
     if ((stat = nc4_find_grp_w(ncid, &f, &g)))
+        return stat;
+    if ((stat = nc4_check_name(name)))
         return stat;
     if ((stat = nc4_find_dim(f, dimid, &d)))
         return stat;

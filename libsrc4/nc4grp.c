@@ -11,6 +11,12 @@
 #include "ncdispatch.h"
 
 int
+nc4_check_name(const char *name)
+{
+    return name == NULL ? NC_EINVAL : NC_check_name(name);
+}
+
+int
 nc4_check_dup_name(NC4_grp *g, const char *name)
 {
     if (nc4_index_find(&g->types, name) || nc4_index_find(&g->children, name) ||
@@ -87,7 +93,7 @@ NC4_def_grp(int parent_ncid, const char *name, int *new_ncid)
 
     if ((stat = nc4_find_grp(parent_ncid, &f, &parent)))
         return stat;
-    if ((stat = NC_check_name(name)))
+    if ((stat = nc4_check_name(name)))
         return stat;
     if ((stat = nc4_check_dup_name(parent, name)))
         return stat;
@@ -116,7 +122,7 @@ NC4_rename_grp(int grpid, const char *name)
         return stat;
     if (g->parent == NULL)
         return NC_EBADGRPID;
-    if ((stat = NC_check_name(name)))
+    if ((stat = nc4_check_name(name)))
         return stat;
     if ((stat = nc4_check_dup_name(g->parent, name)))
         return stat;

@@ -14,6 +14,10 @@ int nc4_find_grp_w(int ncid, NC4_file **fp, NC4_grp **gp);
 /* nc4grp.c: NC_ENAMEINUSE if name is a variable, subgroup or user type
  * of g (the namespace upstream checks for vars, groups and types). */
 int nc4_check_dup_name(NC4_grp *g, const char *name);
+/* nc4grp.c: a new object's name, as upstream's nc4_check_name: NULL is
+ * NC_EINVAL, then NC_check_name (NC_EBADNAME, NC_EMAXNAME).  libdispatch
+ * leaves these checks to this layer so that they come in upstream's order. */
+int nc4_check_name(const char *name);
 
 /* nc4dim.c: recompute the coordinate-variable link of var after a rename or
  * a definition (var becomes/stops being the coordinate var of its first dim). */

@@ -76,7 +76,7 @@ add_user_type(int ncid, size_t size, const char *name, nc_type base, int tclass,
     NC4_type *t = NULL;
     int stat;
 
-    if ((stat = NC_check_name(name)))
+    if ((stat = nc4_check_name(name)))
         return stat;
     if ((stat = nc4_find_grp(ncid, &f, &g)))
         return stat;
@@ -141,7 +141,7 @@ NC4_insert_array_compound(int ncid, nc_type xtype, const char *name, size_t offs
     NC4_type *t;
     int stat;
 
-    if ((stat = NC_check_name(name)))
+    if ((stat = nc4_check_name(name)))
         return stat;
     if ((stat = nc4_find_grp(ncid, &f, NULL)))
         return stat;
@@ -211,7 +211,7 @@ NC4_insert_enum(int ncid, nc_type xtype, const char *name, const void *value)
     long long ll;
     int stat;
 
-    if ((stat = NC_check_name(name)))
+    if ((stat = nc4_check_name(name)))
         return stat;
     if ((stat = nc4_find_grp(ncid, &f, NULL)))
         return stat;

@@ -191,7 +191,7 @@ NC4_def_var(int ncid, const char *name, nc_type xtype, int ndims, const int *dim
         return NC_EMAXDIMS;
     if ((stat = nc4_check_define(f)))
         return stat;
-    if ((stat = NC_check_name(name)))
+    if ((stat = nc4_check_name(name)))
         return stat;
     if (xtype == NC_NAT)
         return NC_EBADTYPE;

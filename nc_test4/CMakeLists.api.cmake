@@ -39,3 +39,5 @@ nc4_api_test(tst_att_inplace4)
 nc4_api_test(tst_fill_late4)
 # Default chunks of record variables defined in a reopened file.
 nc4_api_test(tst_chunks_reopen4)
+# NULL and invalid names of new objects (also tst_apicodes4e_cmp, names).
+nc4_api_test(tst_names4)

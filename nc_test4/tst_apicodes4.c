@@ -1304,6 +1304,133 @@ sec_misc(void)
     L("close", nc_close(ncid));
 }
 
+/* ---- names: NULL and invalid names of new objects, in every mode ---------------------
+ * Run on netCDF-4, the classic model, a classic file and a Zarr store: the
+ * enhanced model checks a new name after the read-only and define-mode
+ * checks (NULL: NC_EINVAL, bad: NC_EBADNAME); classic files check it first,
+ * and group and type calls on them are NC_ENOTNC4 whatever the name. */
+static int names_zarr;   /* sec_names on a Zarr store */
+
+static int
+names_open(int mode, int create, int *ncidp)
+{
+    char path[512], cwd[400];
+    if (names_zarr) {
+        if (!getcwd(cwd, sizeof cwd))
+            return NC_EINVAL;
+        snprintf(path, sizeof path, "file://%s/ac4_zarr_names.file#mode=nczarr,file", cwd);
+    } else {
+        snprintf(path, sizeof path, "%s", fpath("names"));
+    }
+    if (create)
+        return nc_create(path, mode | NC_CLOBBER, ncidp);
+    return nc_open(path, mode, ncidp);
+}
+
+static void
+names_define(int ncid, const char *when)
+{
+    char tag[96];
+    int g = SI, t = SI, rc;
+    /* Classic files: only the group and type calls (the reference crashes
+     * on NULL dimension and variable names there, docs/error-precedence.md,
+     * and tst_apicodes covers the rest); the read-only reference defines
+     * user types (a reference bug), so none is made there. */
+    int nc3 = cur_cmode == 0, ro = when[0] == 'r';
+#define LN(what, call) do { snprintf(tag, sizeof tag, "%s %s", when, what); L(tag, call); } while (0)
+#define LN4(what, call) do { if (!nc3) LN(what, call); } while (0)
+    LN4("def_dim(NULL)", nc_def_dim(ncid, NULL, 2, NULL));
+    LN4("def_dim(bad)", nc_def_dim(ncid, "a/b", 2, NULL));
+    LN4("def_dim(\"\")", nc_def_dim(ncid, "", 2, NULL));
+    LN4("def_dim(NULL,2nd unlim)", nc_def_dim(ncid, NULL, NC_UNLIMITED, NULL));
+    LN4("def_dim(bad,in use)", nc_def_dim(ncid, "d\x01", 2, NULL));
+    LN4("def_var(NULL)", nc_def_var(ncid, NULL, NC_INT, 0, NULL, NULL));
+    LN4("def_var(bad)", nc_def_var(ncid, "a/b", NC_INT, 0, NULL, NULL));
+    LN4("def_var(NULL,NAT)", nc_def_var(ncid, NULL, NC_NAT, 0, NULL, NULL));
+    LN4("def_var(bad,NAT)", nc_def_var(ncid, "a/b", NC_NAT, 0, NULL, NULL));
+    LN4("def_var(NULL,ndims 1000)", nc_def_var(ncid, NULL, NC_INT, 1000, NULL, NULL));
+    LN("def_grp(NULL)", nc_def_grp(ncid, NULL, NULL));
+    LN("def_grp(bad)", nc_def_grp(ncid, "a/b", NULL));
+    LN("def_grp(\"\")", nc_def_grp(ncid, "", NULL));
+    LN("rename_grp(root,NULL)", nc_rename_grp(ncid, NULL));
+    LN("rename_grp(root,x)", nc_rename_grp(ncid, "x"));
+    LN("rename_grp(root,bad)", nc_rename_grp(ncid, "a/b"));
+    snprintf(tag, sizeof tag, "%s def_grp(g)", when);
+    rc = nc_def_grp(ncid, "g", &g);
+    line(tag, rc, "%s", "");
+    if (rc == NC_NOERR) {
+        LN("rename_grp(g,NULL)", nc_rename_grp(g, NULL));
+        LN("rename_grp(g,bad)", nc_rename_grp(g, "a/b"));
+        LN("rename_grp(g,v)", nc_rename_grp(g, "v"));
+    }
+    LN("def_enum(NULL)", nc_def_enum(ncid, NC_INT, NULL, NULL));
+    LN("def_enum(bad)", nc_def_enum(ncid, NC_INT, "a/b", NULL));
+    LN("def_compound(NULL)", nc_def_compound(ncid, 8, NULL, NULL));
+    LN("def_compound(bad)", nc_def_compound(ncid, 8, "a/b", NULL));
+    LN("def_compound(NULL,size 0)", nc_def_compound(ncid, 0, NULL, NULL));
+    LN("def_opaque(NULL)", nc_def_opaque(ncid, 8, NULL, NULL));
+    LN("def_opaque(bad)", nc_def_opaque(ncid, 8, "a/b", NULL));
+    LN("def_vlen(NULL)", nc_def_vlen(ncid, NULL, NC_INT, NULL));
+    LN("def_vlen(bad)", nc_def_vlen(ncid, "a/b", NC_INT, NULL));
+    snprintf(tag, sizeof tag, "%s def_enum(e)", when);
+    rc = ro ? NC_EPERM : nc_def_enum(ncid, NC_INT, when[1] == 'e' ? "e" : "e2", &t);
+    if (!ro)
+        line(tag, rc, "%s", "");
+    if (rc == NC_NOERR) {
+        int one = 1;
+        LN("insert_enum(NULL)", nc_insert_enum(ncid, t, NULL, &one));
+        LN("insert_enum(bad)", nc_insert_enum(ncid, t, "a/b", &one));
+        LN("insert_enum(m)", nc_insert_enum(ncid, t, "m", &one));
+    }
+    snprintf(tag, sizeof tag, "%s def_compound(c)", when);
+    rc = ro ? NC_EPERM : nc_def_compound(ncid, 8, when[1] == 'e' ? "c" : "c2", &t);
+    if (!ro)
+        line(tag, rc, "%s", "");
+    if (rc == NC_NOERR) {
+        int dims[1] = {2};
+        LN("insert_compound(NULL)", nc_insert_compound(ncid, t, NULL, 0, NC_INT));
+        LN("insert_compound(bad)", nc_insert_compound(ncid, t, "a/b", 0, NC_INT));
+        LN("insert_array_compound(NULL)", nc_insert_array_compound(ncid, t, NULL, 0, NC_INT, 1, dims));
+        LN("insert_compound(f)", nc_insert_compound(ncid, t, "f", 0, NC_INT));
+    }
+    LN4("rename_dim(0,NULL)", nc_rename_dim(ncid, 0, NULL));
+    LN4("rename_dim(0,bad)", nc_rename_dim(ncid, 0, "a/b"));
+    LN4("rename_dim(99,bad)", nc_rename_dim(ncid, 99, "a/b"));
+    LN4("rename_dim(99,NULL)", nc_rename_dim(ncid, 99, NULL));
+    LN4("rename_var(0,NULL)", nc_rename_var(ncid, 0, NULL));
+    LN4("rename_var(0,bad)", nc_rename_var(ncid, 0, "a/b"));
+    LN4("rename_var(99,bad)", nc_rename_var(ncid, 99, "a/b"));
+    LN4("rename_var(99,NULL)", nc_rename_var(ncid, 99, NULL));
+#undef LN4
+#undef LN
+}
+
+static void
+sec_names(void)
+{
+    int ncid = SI, rc;
+    rc = names_open(cur_cmode, 1, &ncid);
+    line("names create", rc, "%s", "");
+    if (rc)
+        return;
+    nc_def_dim(ncid, "u", NC_UNLIMITED, NULL);
+    nc_def_dim(ncid, "d\x01", 2, NULL);
+    nc_def_dim(ncid, "d", 2, NULL);
+    nc_def_var(ncid, "v", NC_INT, 0, NULL, NULL);
+    names_define(ncid, "define");
+    L("names enddef", nc_enddef(ncid));
+    names_define(ncid, "data");
+    L("names close", nc_close(ncid));
+    if (names_zarr)
+        return; /* the reference crashes opening the store read-only */
+    rc = names_open(NC_NOWRITE, 0, &ncid);
+    line("names open(readonly)", rc, "%s", "");
+    if (rc)
+        return;
+    names_define(ncid, "readonly");
+    L("names close(readonly)", nc_close(ncid));
+}
+
 /* ---- driver ------------------------------------------------------------------------ */
 
 static void
@@ -1350,6 +1477,15 @@ main(void)
         run("atts", sec_atts);
         run("memory", sec_memory);
         run("misc", sec_misc);
+        run("names", sec_names);
     }
+    /* The names section also on a classic file and a Zarr store. */
+    cur_cmode = 0;
+    cur_fmt = "nc3";
+    run("names", sec_names);
+    cur_cmode = NC_NETCDF4;
+    cur_fmt = "zarr";
+    names_zarr = 1;
+    run("names", sec_names);
     return 0;
 }
