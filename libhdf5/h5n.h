@@ -126,6 +126,7 @@ int h5n_open(const char *path, h5n_file **fp);
 void h5n_close(h5n_file *f);
 int h5n_superblock_version(const h5n_file *f);
 uint64_t h5n_root_addr(const h5n_file *f);
+uint64_t h5n_file_size(const h5n_file *f);
 
 /* Parse the object header at addr with everything above. */
 int h5n_read_obj(h5n_file *f, uint64_t addr, h5n_obj *o);

@@ -226,6 +226,12 @@ h5n_superblock_version(const h5n_file *f)
 }
 
 uint64_t
+h5n_file_size(const h5n_file *f)
+{
+    return f->size;
+}
+
+uint64_t
 h5n_root_addr(const h5n_file *f)
 {
     return f->root;

@@ -45,6 +45,7 @@ typedef struct plan {
     int fill_never;                  /* fill time "never": unwritten chunks read as nothing */
     int sparse;                      /* a read wanting few elements of the chunks it touches */
     int writable;                    /* the file is open for writing */
+    hsize_t fsize;                   /* the file's size: no stored chunk is larger */
     unsigned char *user;             /* the caller's buffer */
 } plan;
 
@@ -281,8 +282,10 @@ plan_init(plan *p, hid_t did, hid_t mtid, int nd, const hsize_t *start, const hs
     {
         hid_t fid = H5Iget_file_id(did);
         unsigned intent = H5F_ACC_RDWR;
+        p->fsize = 0;
         if (fid >= 0) {
             (void)H5Fget_intent(fid, &intent);
+            (void)H5Fget_filesize(fid, &p->fsize);
             H5Fclose(fid);
         }
         p->writable = (intent & H5F_ACC_RDWR) != 0;
@@ -421,6 +424,19 @@ read_raw(const plan *p, cjob *j, tbufs *t)
     j->allocated = 0;
     if (H5Dget_chunk_storage_size(p->did, j->off, &nb) < 0 || nb == 0)
         return NC_NOERR;
+    /* The size comes from the chunk index: a damaged one may say 4 GiB.
+     * A chunk lies inside the file (which a writer may have grown since
+     * the plan was made: asked again before giving up). */
+    if (nb > p->fsize) {
+        hid_t fid = H5Iget_file_id(p->did);
+        hsize_t now = 0;
+        if (fid >= 0) {
+            (void)H5Fget_filesize(fid, &now);
+            H5Fclose(fid);
+        }
+        if (nb > now)
+            return NC_EHDFERR;
+    }
     if (nb > SIZE_MAX / 2)
         return NC_EHDFERR;
     if (grow(&t->raw, &t->rawcap, (size_t)nb) == NULL)

@@ -395,7 +395,12 @@ chunk_gather_read(const access_t *a, int nd, hid_t did, hid_t ftid, hid_t mtid, 
         if (!empty) {
             uint32_t filters = 0;
             size_t n = (size_t)(khi[nd - 1] - klo[nd - 1]);
-            if (H5Dread_chunk(did, H5P_DEFAULT, off, &filters, cbuf) < 0) {
+            hsize_t nb = 0;
+            /* H5Dread_chunk writes what the chunk index says is stored:
+             * only a chunk of exactly csize bytes fits (a damaged index
+             * may say more); anything else is the box path's. */
+            if (H5Dget_chunk_storage_size(did, off, &nb) < 0 || nb != (hsize_t)csize ||
+                H5Dread_chunk(did, H5P_DEFAULT, off, &filters, cbuf) < 0) {
                 free(cbuf);
                 return NC_NOERR;     /* not stored: the box path fills it */
             }

@@ -17,3 +17,10 @@ if(ZLIB_FOUND)
   nc4_test(tst_h5filtread)
   set_tests_properties(tst_h5filtread PROPERTIES LABELS "hdf5;filters")
 endif()
+
+# Sizes from a damaged file (a DIMENSION_LIST length, a chunk's stored
+# size) are bounded before anything is allocated from them.
+nc4_program(tst_h5bigsize)
+target_include_directories(tst_h5bigsize PRIVATE ${HDF5_INCLUDE_DIRS})
+target_link_libraries(tst_h5bigsize PRIVATE ${HDF5_LINK_LIBRARIES})
+nc4_test(tst_h5bigsize)
