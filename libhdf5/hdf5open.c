@@ -690,8 +690,15 @@ walk_group(open_ctx *c, size_t gi, int depth)
     for (size_t i = 0; i < l.n && !stat; i++) {
         hid_t oid = H5Oopen(gid, l.names[i], H5P_DEFAULT);
         H5I_type_t t;
-        if (oid < 0)
-            continue;   /* dangling soft link, external link not found... */
+        if (oid < 0) {
+            /* A soft or external link may point nowhere: left out.  A hard
+             * link's object is in this file: one that does not open is
+             * damaged, an error as upstream's, never a quiet omission. */
+            link_info_t li;
+            if (H5Lget_info(gid, l.names[i], &li, H5P_DEFAULT) < 0 || li.type == H5L_TYPE_HARD)
+                stat = NC_EHDFERR;
+            continue;
+        }
         t = H5Iget_type(oid);
         if (t == H5I_GROUP) {
             H5Oclose(oid);

@@ -24,3 +24,9 @@ nc4_program(tst_h5bigsize)
 target_include_directories(tst_h5bigsize PRIVATE ${HDF5_INCLUDE_DIRS})
 target_link_libraries(tst_h5bigsize PRIVATE ${HDF5_LINK_LIBRARIES})
 nc4_test(tst_h5bigsize)
+
+# A dataset with a damaged object header is an error, not left out.
+nc4_program(tst_h5damaged)
+target_include_directories(tst_h5damaged PRIVATE ${HDF5_INCLUDE_DIRS})
+target_link_libraries(tst_h5damaged PRIVATE ${HDF5_LINK_LIBRARIES})
+nc4_test(tst_h5damaged)
