@@ -30,3 +30,12 @@ nc4_program(tst_h5damaged)
 target_include_directories(tst_h5damaged PRIVATE ${HDF5_INCLUDE_DIRS})
 target_link_libraries(tst_h5damaged PRIVATE ${HDF5_LINK_LIBRARIES})
 nc4_test(tst_h5damaged)
+
+# The mutation campaign (docs/hdf5-fuzz.md): 150 mutants in the normal run,
+# 3,000 under the slow label.
+nc4_program(tst_h5mutate)
+nc4_test(tst_h5mutate)
+add_test(NAME tst_h5mutate_slow COMMAND tst_h5mutate 3000 150
+         WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/mutate_slow)
+file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/mutate_slow)
+set_tests_properties(tst_h5mutate_slow PROPERTIES LABELS "hdf5;slow" TIMEOUT 3600)
