@@ -14,7 +14,10 @@ function(nc4_api_test t)
     endforeach()
   endif()
   if(_nc4_have_ref)
-    add_test(NAME ref_${t} COMMAND ref_${t} WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+    # Its own directory: the two twins write the same file names and may run
+    # at the same time under ctest -j.
+    file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/ref_${t}.d)
+    add_test(NAME ref_${t} COMMAND ref_${t} WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/ref_${t}.d)
     set_tests_properties(ref_${t} PROPERTIES LABELS "hdf5;interop" SKIP_RETURN_CODE 77 TIMEOUT 300)
   endif()
 endfunction()

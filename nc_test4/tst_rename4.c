@@ -163,10 +163,46 @@ rename_coord_order(void)
     OK(nc_close(ncid));
 }
 
+/* A variable renamed to a name in decomposed form (e + combining acute) is
+ * stored and found under its NFC form, as every other name is and as
+ * classic files do; the reference keeps the decomposed bytes on netCDF-4
+ * files, and then neither spelling finds the variable. */
+static void
+test_nfc_rename(int cmode)
+{
+    static const char nfd[] = "e\xcc\x81x", nfc[] = "\xc3\xa9x";
+    int ncid, d, v, found = -1;
+    char name[NC_MAX_NAME + 1] = "";
+    (void)nfc, (void)found, (void)name;
+    MUST(nc_create(PATH, cmode | NC_CLOBBER, &ncid));
+    MUST(nc_def_dim(ncid, "d", 2, &d));
+    MUST(nc_def_var(ncid, "a", NC_INT, 1, &d, &v));
+    OK(nc_rename_var(ncid, v, nfd));
+#ifndef NCT_REFERENCE_BUILD
+    OK(nc_inq_varname(ncid, v, name));
+    CHECK(strcmp(name, nfc) == 0, "renamed: name of %zu bytes, not the NFC form", strlen(name));
+    OK(nc_inq_varid(ncid, nfd, &found));
+    CHECK(found == v, "renamed: decomposed spelling finds %d", found);
+    found = -1;
+    OK(nc_inq_varid(ncid, nfc, &found));
+    CHECK(found == v, "renamed: composed spelling finds %d", found);
+#endif
+    OK(nc_close(ncid));
+#ifndef NCT_REFERENCE_BUILD
+    MUST(nc_open(PATH, NC_NOWRITE, &ncid));
+    OK(nc_inq_varname(ncid, 0, name));
+    CHECK(strcmp(name, nfc) == 0, "reopened: name of %zu bytes, not the NFC form", strlen(name));
+    OK(nc_close(ncid));
+#endif
+}
+
 int
 main(void)
 {
     test_coords(NC_NETCDF4);
+    test_nfc_rename(NC_NETCDF4);
+    test_nfc_rename(NC_NETCDF4 | NC_CLASSIC_MODEL);
+    test_nfc_rename(0);
     rename_coord_order();
     test_groups();
     return nct_summary("tst_rename4");
