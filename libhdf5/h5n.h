@@ -139,6 +139,34 @@ void h5n_obj_free(h5n_obj *o);
 int h5n_vlen(h5n_file *f, const unsigned char *elem, const unsigned char **datap,
              size_t *lenp, uint32_t *countp);
 
+/* For the checks made before HDF5 reads variable-length data (hdf5heap.c):
+ * open the file at path, or the image mem of size bytes (not copied; it
+ * must outlive the h5n_file), with any superblock version.  Version 0/1
+ * (base at the signature) serves h5n_vlen_check and h5n_v1_msg only.
+ * NC_NOERR, H5N_GIVEUP (no HDF5 signature), NC_ENOMEM. */
+int h5n_open_guard(const char *path, const void *mem, size_t size, h5n_file **fp);
+
+/* Whether HDF5 can read the variable-length element elem (count, collection
+ * address, index) of a sequence of base_size-byte values without trusting
+ * damaged bytes: NC_NOERR when it is nil (*datap NULL) or names an object
+ * of exactly count * base_size bytes (*datap: them, valid until h5n_close)
+ * in a sane collection (signature, version, size inside the file, objects
+ * tiling it; parsed once per collection); H5N_GIVEUP otherwise. */
+int h5n_vlen_check(h5n_file *f, const unsigned char *elem, uint64_t base_size,
+                   const unsigned char **datap);
+
+/* len bytes at addr (relative to the base) into buf, when they lie in the
+ * file: NC_NOERR, else H5N_GIVEUP. */
+int h5n_read_at(const h5n_file *f, uint64_t addr, void *buf, size_t len);
+
+/* A message of the version-1 object header at addr (its continuation
+ * blocks followed): of type mtype, the first one; of type 0x0C (attribute),
+ * the data of attribute `name`.  *datap (malloc'd, the caller frees) and
+ * *lenp; *datap NULL when absent or unreadable this way (dense storage,
+ * shared messages). */
+int h5n_v1_msg(h5n_file *f, uint64_t addr, unsigned mtype, const char *name,
+               unsigned char **datap, size_t *lenp);
+
 /* Bob Jenkins' lookup3 hash, HDF5's metadata checksum. */
 uint32_t h5n_lookup3(const unsigned char *k, size_t length);
 

@@ -75,6 +75,10 @@ h5n_read_at(const h5n_file *f, uint64_t addr, void *buf, size_t len)
     if (!h5n_in_file(f, addr, len))
         return GIVEUP;
     at = (off_t)(f->base + addr);
+    if (f->mem != NULL) {
+        memcpy(p, f->mem + at, len);
+        return NC_NOERR;
+    }
     while (len > 0) {
         ssize_t n = pread(f->fd, p, len, at);
         if (n < 0 && errno == EINTR)
@@ -156,53 +160,90 @@ h5n_check_sum(const unsigned char *p, size_t n)
 
 /* ---- the superblock ------------------------------------------------------------ */
 
-int
-h5n_open(const char *path, h5n_file **fp)
+/* Find and check the superblock of f (fd or mem and size set).  any: a
+ * version-0/1 superblock is accepted too, with the base at the signature
+ * (such an h5n_file serves global-heap reads and h5n_v1_msg only). */
+static int
+find_superblock(h5n_file *f, int any)
 {
     static const unsigned char sig[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
     unsigned char sb[48];
-    struct stat st;
-    h5n_file *f;
     uint64_t at;
 
-    *fp = NULL;
-    if ((f = calloc(1, sizeof(*f))) == NULL)
-        return NC_ENOMEM;
-    if ((f->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
-        free(f);
+    if (f->size < 48)
         return GIVEUP;
-    }
-    if (fstat(f->fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < 48)
-        goto giveup;
-    f->size = (uint64_t)st.st_size;
     /* At 0 or after a user block of 512 * 2^k bytes. */
     for (at = 0; at + 48 <= f->size; at = at ? 2 * at : 512) {
         if (h5n_read_at(f, at, sb, 8))
-            goto giveup;
+            return GIVEUP;
         if (memcmp(sb, sig, 8) == 0)
             break;
     }
     if (at + 48 > f->size || h5n_read_at(f, at, sb, 48))
-        goto giveup;
+        return GIVEUP;
+    if (any && sb[8] < 2) {
+        if (sb[13] != 8 || sb[14] != 8)     /* sizes of offsets and lengths */
+            return GIVEUP;
+        f->sbver = sb[8];
+        f->base = at;
+        return NC_NOERR;
+    }
     /* Version 2/3 with 8-byte offsets and lengths, no extension, not marked
      * open for writing (HDF5 decides what to do with such a file). */
     if ((sb[8] != 2 && sb[8] != 3) || sb[9] != 8 || sb[10] != 8 || sb[11] != 0 ||
         !h5n_check_sum(sb, 44))
-        goto giveup;
+        return GIVEUP;
     f->sbver = sb[8];
     f->base = le(sb + 12, 8);
     if (le(sb + 20, 8) != H5N_UNDEF)
-        goto giveup;
+        return GIVEUP;
     f->root = le(sb + 36, 8);
     /* A file shorter than its end-of-file address is HDF5's to refuse. */
     if (f->base != at || !h5n_in_file(f, f->root, 16) || !h5n_in_file(f, le(sb + 28, 8), 0))
-        goto giveup;
+        return GIVEUP;
+    return NC_NOERR;
+}
+
+static int
+open_any(const char *path, const void *mem, size_t size, int any, h5n_file **fp)
+{
+    struct stat st;
+    h5n_file *f;
+
+    *fp = NULL;
+    if ((f = calloc(1, sizeof(*f))) == NULL)
+        return NC_ENOMEM;
+    f->fd = -1;
+    if (path == NULL) {
+        f->mem = mem;
+        f->size = size;
+    } else if ((f->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0 || fstat(f->fd, &st) < 0 ||
+               !S_ISREG(st.st_mode)) {
+        h5n_close(f);
+        return GIVEUP;
+    } else {
+        f->size = (uint64_t)st.st_size;
+    }
+    if (find_superblock(f, any)) {
+        h5n_close(f);
+        return GIVEUP;
+    }
     *fp = f;
     return NC_NOERR;
-giveup:
-    close(f->fd);
-    free(f);
-    return GIVEUP;
+}
+
+int
+h5n_open(const char *path, h5n_file **fp)
+{
+    return open_any(path, NULL, 0, 0, fp);
+}
+
+int
+h5n_open_guard(const char *path, const void *mem, size_t size, h5n_file **fp)
+{
+    if (path == NULL && mem == NULL)
+        return GIVEUP;
+    return open_any(path, mem, size, 1, fp);
 }
 
 void
@@ -215,7 +256,8 @@ h5n_close(h5n_file *f)
         free(f->gcols[i].index);
     }
     free(f->gcols);
-    close(f->fd);
+    if (f->fd >= 0)
+        close(f->fd);
     free(f);
 }
 
@@ -270,14 +312,23 @@ load_gcol(h5n_file *f, uint64_t addr, gcol **gp)
         free(g->buf);
         return GIVEUP;
     }
-    /* Index the objects by number (0 ends the list: free space). */
+    /* Index the objects by number (0 ends the list: free space).  The
+     * collection is sane when its objects, each padded to 8 bytes, are
+     * followed by one free-space object reaching exactly its end (or by
+     * fewer than 16 bytes, or nothing), with no number twice. */
+    g->sane = 1;
     for (pos = 16; pos + 16 <= g->size;) {
         unsigned idx = (unsigned)le(g->buf + pos, 2);
         uint64_t osz = le(g->buf + pos + 8, 8);
-        if (idx == 0)
+        if (idx == 0) {
+            if (osz != g->size - pos)
+                g->sane = 0;
             break;
-        if (osz > g->size - pos - 16)
+        }
+        if (osz > g->size - pos - 16 || (osz + 7) / 8 * 8 > g->size - pos - 16) {
+            g->sane = 0;
             break;
+        }
         if (idx > maxidx)
             maxidx = idx;
         pos += 16 + (size_t)((osz + 7) / 8 * 8);
@@ -294,6 +345,8 @@ load_gcol(h5n_file *f, uint64_t addr, gcol **gp)
             break;
         if (g->index[idx] == 0)
             g->index[idx] = (uint32_t)pos;
+        else
+            g->sane = 0;
         pos += 16 + (size_t)((osz + 7) / 8 * 8);
     }
     f->ngcols++;
@@ -321,6 +374,31 @@ h5n_vlen(h5n_file *f, const unsigned char *elem, const unsigned char **datap, si
     if (idx == 0 || idx >= g->nindex || (pos = g->index[idx]) == 0)
         return GIVEUP;
     *lenp = (size_t)le(g->buf + pos + 8, 8);
+    *datap = g->buf + pos + 16;
+    return NC_NOERR;
+}
+
+int
+h5n_vlen_check(h5n_file *f, const unsigned char *elem, uint64_t base_size,
+               const unsigned char **datap)
+{
+    uint64_t addr = le(elem + 4, 8), count = le(elem, 4), osz;
+    uint32_t idx = (uint32_t)le(elem + 12, 4);
+    gcol *g;
+    size_t pos;
+    int stat;
+
+    *datap = NULL;
+    if (addr == 0)
+        return NC_NOERR;
+    if ((stat = load_gcol(f, addr, &g)))
+        return stat;
+    if (!g->sane || idx == 0 || idx >= g->nindex || (pos = g->index[idx]) == 0)
+        return GIVEUP;
+    /* HDF5 copies the object into a buffer of count elements. */
+    osz = le(g->buf + pos + 8, 8);
+    if (base_size == 0 || count > osz / base_size || count * base_size != osz)
+        return GIVEUP;
     *datap = g->buf + pos + 16;
     return NC_NOERR;
 }

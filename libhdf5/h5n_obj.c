@@ -727,3 +727,78 @@ h5n_obj_free(h5n_obj *o)
     memset(o, 0, sizeof(*o));
 }
 
+
+/* ---- attributes of version-1 object headers ---------------------------------------- */
+
+/* Copy len bytes at p into *datap. */
+static int
+v1_copy(const unsigned char *p, size_t len, unsigned char **datap, size_t *lenp)
+{
+    if ((*datap = malloc(len + 1)) == NULL)
+        return NC_ENOMEM;
+    memcpy(*datap, p, len);
+    *lenp = len;
+    return NC_NOERR;
+}
+
+int
+h5n_v1_msg(h5n_file *f, uint64_t addr, unsigned mtype, const char *name, unsigned char **datap,
+           size_t *lenp)
+{
+    unsigned char pre[16];
+    uint64_t blk[64][2];
+    size_t nblk = 0, namelen = name ? strlen(name) + 1 : 0;
+
+    *datap = NULL;
+    *lenp = 0;
+    /* Prefix: version 1, reserved, message count, reference count, size. */
+    if (h5n_read_at(f, addr, pre, 16) || pre[0] != 1)
+        return NC_NOERR;
+    blk[nblk][0] = addr + 16;
+    blk[nblk++][1] = le(pre + 8, 4);
+    for (size_t bi = 0; bi < nblk; bi++) {
+        uint64_t off = blk[bi][0], len = blk[bi][1];
+        unsigned char *b;
+        if (len > ((uint64_t)1 << 24) || !h5n_in_file(f, off, len))
+            return NC_NOERR;
+        if ((b = malloc(len ? (size_t)len : 1)) == NULL)
+            return NC_ENOMEM;
+        if (h5n_read_at(f, off, b, (size_t)len)) {
+            free(b);
+            return NC_NOERR;
+        }
+        /* Messages: type (2), size (2), flags (1), reserved (3), body. */
+        for (size_t p = 0; p + 8 <= len;) {
+            unsigned type = (unsigned)le(b + p, 2), msz = (unsigned)le(b + p + 2, 2);
+            const unsigned char *m = b + p + 8;
+            if (msz > len - p - 8)
+                break;
+            if (type == 0x10 && msz >= 16 && nblk < 64) {        /* continuation */
+                blk[nblk][0] = le(m, 8);
+                blk[nblk++][1] = le(m + 8, 8);
+            } else if (type == mtype && mtype != 0x0C && !(b[p + 4] & 2)) {
+                int stat = v1_copy(m, msz, datap, lenp);
+                free(b);
+                return stat;
+            } else if (mtype == 0x0C && type == 0x0C && msz >= 8 && !(b[p + 4] & 2) &&
+                       (m[0] == 1 || m[0] == 2 || m[0] == 3)) { /* attribute, not shared */
+                size_t nsz = (size_t)le(m + 2, 2), tsz = (size_t)le(m + 4, 2),
+                       ssz = (size_t)le(m + 6, 2), hdr = m[0] == 3 ? 9 : 8, q;
+                if (m[0] == 1) { /* version 1 pads each part to 8 bytes */
+                    nsz = (nsz + 7) & ~(size_t)7;
+                    tsz = (tsz + 7) & ~(size_t)7;
+                    ssz = (ssz + 7) & ~(size_t)7;
+                }
+                q = hdr + nsz + tsz + ssz;
+                if (q <= msz && hdr + namelen <= msz && memcmp(m + hdr, name, namelen) == 0) {
+                    int stat = v1_copy(m + q, msz - q, datap, lenp);
+                    free(b);
+                    return stat;
+                }
+            }
+            p += 8 + msz;
+        }
+        free(b);
+    }
+    return NC_NOERR;
+}

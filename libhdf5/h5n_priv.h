@@ -19,10 +19,13 @@ typedef struct gcol {
     size_t size;
     uint32_t *index;             /* object number -> offset of its header, 0 = none */
     size_t nindex;
+    int sane;                    /* the objects tile the collection exactly as HDF5
+                                  * writes them (h5n_vlen_check's condition) */
 } gcol;
 
 struct h5n_file {
-    int fd;
+    int fd;                      /* -1 for an image in memory */
+    const unsigned char *mem;    /* the image (not owned), or NULL */
     uint64_t size;               /* file size */
     uint64_t base;               /* absolute address of relative 0 */
     int sbver;
@@ -75,8 +78,6 @@ take(rd *r, uint64_t n)
 /* ---- h5n_fmt.c: bounded reads of the file ---- */
 /* Whether [addr, addr+len) lies in the file (relative addresses). */
 int h5n_in_file(const h5n_file *f, uint64_t addr, uint64_t len);
-/* len bytes at addr into buf: NC_NOERR or GIVEUP. */
-int h5n_read_at(const h5n_file *f, uint64_t addr, void *buf, size_t len);
 /* Bytes available from addr to the end of the file (0 if outside). */
 uint64_t h5n_avail(const h5n_file *f, uint64_t addr);
 /* Hand buffer b to o (freed with it; freed at once on NC_ENOMEM). */

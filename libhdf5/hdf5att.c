@@ -42,7 +42,7 @@ typedef struct {
 
 /* Read one string-class attribute (fixed or variable size). */
 static int
-read_string_att(read_ctx *c, const char *name, hid_t aid, hid_t ftid, hid_t sid,
+read_string_att(read_ctx *c, hid_t loc, const char *name, hid_t aid, hid_t ftid, hid_t sid,
                 int ndims, hssize_t npoints)
 {
     htri_t var = H5Tis_variable_str(ftid);
@@ -81,6 +81,10 @@ read_string_att(read_ctx *c, const char *name, hid_t aid, hid_t ftid, hid_t sid,
         if ((mtid = H5Tcopy(H5T_C_S1)) < 0 || H5Tset_size(mtid, H5T_VARIABLE) < 0 ||
             H5Tset_cset(mtid, H5Tget_cset(ftid)) < 0) {
             stat = NC_EHDFERR;
+            goto done;
+        }
+        if ((stat = nc4h5_guard_att(c->f, loc, name, ftid, (hsize_t)n))) {
+            c->stat = stat;   /* a damaged file: the open fails */
             goto done;
         }
         if (H5Aread(aid, mtid, strs) < 0) {
@@ -146,7 +150,7 @@ read_one(read_ctx *c, hid_t loc, const char *name)
         goto done;
     }
     if (H5Tget_class(ftid) == H5T_STRING) {
-        stat = read_string_att(c, name, aid, ftid, sid, ndims, npoints);
+        stat = read_string_att(c, loc, name, aid, ftid, sid, ndims, npoints);
         goto done;
     }
     if ((stat = nc4h5_find_type_for(c->f, c->g, ftid, &xtype)))
@@ -173,6 +177,11 @@ read_one(read_ctx *c, hid_t loc, const char *name)
         goto done;
     if ((buf = calloc(len, tsize)) == NULL) {
         stat = NC_ENOMEM;
+        goto done;
+    }
+    if (nc4_type_has_pointers(c->f, xtype) > 0 &&
+        (stat = nc4h5_guard_att(c->f, loc, name, ftid, (hsize_t)len))) {
+        c->stat = stat;   /* a damaged file: the open fails */
         goto done;
     }
     if (H5Aread(aid, mtid, buf) < 0) {
@@ -205,6 +214,8 @@ read_cb(hid_t loc, const char *name, const H5A_info_t *info, void *data)
     if (nc4h5_is_hidden_att(name))
         return 0;
     stat = read_one(c, loc, name);
+    if (c->stat)
+        return -1;
     if (stat == NC_ENOMEM) {
         c->stat = stat;
         return -1;

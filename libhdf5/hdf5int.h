@@ -26,6 +26,8 @@
  *   hdf5file.c      redef/enddef/sync/abort/close, inq_format_extended
  *   hdf5var.c       HDF5-specific define checks (chunk limits, filters HDF5
  *                   has), chunk cache slots, filter inquiries
+ *   hdf5heap.c      global-heap references of variable-length data checked
+ *                   before HDF5 reads them
  *
  * Locking: every libhdf5 entry point that calls HDF5 holds the HDF5 lock
  * (nc4h5_lock/unlock) for its whole HDF5 sequence, so several threads using
@@ -79,6 +81,10 @@ typedef struct NC4H5_file {
     int lazy;              /* read by the native reader (h5n.h): fid and the
                             * groups' gids stay -1 until nc4h5_ensure_hdf5 */
     size_t lazy_csize, lazy_cnelems; float lazy_cpre; /* its file cache settings */
+    struct h5n_file *guard;/* hdf5heap.c: the file read by the native reader for
+                            * checks before HDF5 reads variable-length data */
+    int guard_tried;       /* guard opened (or found impossible) once */
+    struct h5n_obj *guard_obj; /* the last object header it parsed (attributes) */
 } NC4H5_file;
 
 typedef struct NC4H5_grp {
@@ -156,6 +162,34 @@ int NC4_HDF5_get_vara(int, int, const size_t *, const size_t *, void *, nc_type)
 int NC4_HDF5_put_vara(int, int, const size_t *, const size_t *, const void *, nc_type);
 int NC4_HDF5_get_vars(int, int, const size_t *, const size_t *, const ptrdiff_t *, void *, nc_type);
 int NC4_HDF5_put_vars(int, int, const size_t *, const size_t *, const ptrdiff_t *, const void *, nc_type);
+
+/* ---- hdf5heap.c: variable-length data checked before HDF5 reads it ----------------
+ * HDF5 trusts the global-heap references of variable-length data (strings,
+ * vlens, and types holding them): a damaged one makes H5Dread/H5Aread copy
+ * out of bounds.  Before such a read the references are read from the file
+ * and checked by the native reader (h5n_vlen_check): NC_EHDFERR for a
+ * damaged one.  Files open for writing are checked only while the tree is
+ * read at open (afterwards the file on disk lags HDF5's cache). */
+/* The file's checking reader: opened on first use for a read-only file;
+ * NULL when none (a file open for writing outside its open, no HDF5
+ * signature). */
+struct h5n_file *nc4h5_guard(NC4_file *f);
+/* Open it whatever the mode (the open of a writable file). */
+void nc4h5_guard_open(NC4_file *f);
+/* Close it for good (end of the open of a writable file, file close). */
+void nc4h5_guard_drop(NC4H5_file *hf);
+/* Before H5Aread of attribute `name` of object loc (file type ftid,
+ * npoints values). */
+int nc4h5_guard_att(NC4_file *f, hid_t loc, const char *name, hid_t ftid, hsize_t npoints);
+/* Before H5Dget_create_plist of dataset did (file type ftid): HDF5
+ * converts the fill value, a variable-length value too. */
+int nc4h5_guard_fill(NC4_file *f, hid_t did, hid_t ftid);
+/* Before H5Dread of the hyperslab start/stride/count of dataset did (file
+ * type ftid). */
+int nc4h5_guard_read(NC4_file *f, hid_t did, hid_t ftid, int ndims, const hsize_t *start,
+                     const hsize_t *stride, const hsize_t *count);
+/* (hdf5open.c) Object address of an open object. */
+int nc4h5_obj_addr(hid_t oid, haddr_t *addr);
 
 /* ---- lazy dataset open (hdf5open.c) --------------------------------------------------
  * Make sure ((NC4H5_var *)var->fmt)->did is a valid open dataset: opens it

@@ -72,6 +72,7 @@ nc4h5_free_fmt(NC4_file *f, void *fmt)
         if (hf->mem == NC_INMEMORY && !hf->memio_locked && hf->memio.memory != NULL &&
             hf->memio_owned)
             free(hf->memio.memory);
+        nc4h5_guard_drop(hf);
         free(hf->path);
         break;
     }
@@ -133,9 +134,8 @@ nc4h5_fix_image(void *buf, size_t size)
 /* ---- notes of the walk ---------------------------------------------------------- */
 
 
-/* Object address of an open object. */
-static int
-obj_addr(hid_t oid, haddr_t *addr)
+int
+nc4h5_obj_addr(hid_t oid, haddr_t *addr)
 {
 #if H5_VERSION_GE(1, 12, 0)
     H5O_info2_t oi;
@@ -155,7 +155,7 @@ obj_addr(hid_t oid, haddr_t *addr)
 /* Text of a string attribute (fixed or variable), NULL if absent or not a
  * string.  The caller frees. */
 static char *
-read_text_att_present(hid_t obj, const char *name)
+read_text_att_present(NC4_file *f, hid_t obj, const char *name)
 {
     hid_t aid = -1, tid = -1, sid = -1, mtid = -1;
     char *text = NULL;
@@ -169,7 +169,7 @@ read_text_att_present(hid_t obj, const char *name)
         char *v = NULL;
         if ((mtid = H5Tcopy(H5T_C_S1)) < 0 || H5Tset_size(mtid, H5T_VARIABLE) < 0)
             goto done;
-        if (H5Aread(aid, mtid, &v) < 0)
+        if (nc4h5_guard_att(f, obj, name, tid, 1) || H5Aread(aid, mtid, &v) < 0)
             goto done;
         if (v != NULL) {
             text = strdup(v);
@@ -202,11 +202,11 @@ done:
 }
 
 static char *
-read_text_att(hid_t obj, const char *name)
+read_text_att(NC4_file *f, hid_t obj, const char *name)
 {
     if (H5Aexists(obj, name) <= 0)
         return NULL;
-    return read_text_att_present(obj, name);
+    return read_text_att_present(f, obj, name);
 }
 
 /* Integers of an integer attribute (known to exist) when it holds exactly
@@ -233,7 +233,7 @@ read_ints_att(hid_t obj, const char *name, int n, int *out)
 /* The DIMENSION_LIST of a dataset: for each dimension the address of the
  * last scale attached (as H5DSiterate_scales visits them). */
 static int
-read_dimlist(hid_t did, int ndims, haddr_t *addrs, int *dim0_has)
+read_dimlist(NC4_file *f, hid_t did, int ndims, haddr_t *addrs, int *dim0_has)
 {
     hid_t aid = -1, tid = -1, sid = -1, mtid = -1, super = -1;
     hvl_t vl[H5S_MAX_RANK];
@@ -250,6 +250,10 @@ read_dimlist(hid_t did, int ndims, haddr_t *addrs, int *dim0_has)
         H5Sget_simple_extent_npoints(sid) != ndims)
         goto done;
     if ((mtid = H5Tvlen_create(H5T_STD_REF_OBJ)) < 0)
+        goto done;
+    /* A damaged length or heap reference: H5Aread would allocate what the
+     * length says (2^31 references from a 10 KB file) or copy out of bounds. */
+    if ((stat = nc4h5_guard_att(f, did, "DIMENSION_LIST", tid, (hsize_t)ndims)))
         goto done;
     memset(vl, 0, sizeof(vl));
     if (H5Aread(aid, mtid, vl) < 0)
@@ -298,7 +302,7 @@ scan_att_cb(hid_t loc, const char *name, const H5A_info_t *info, void *data)
     if (s->c->count_markers)
         s->c->markers++;
     if (strcmp(name, "CLASS") == 0) {
-        char *cls = read_text_att_present(loc, name);
+        char *cls = read_text_att_present(s->c->f, loc, name);
         s->is_scale_class = cls != NULL && strcmp(cls, "DIMENSION_SCALE") == 0;
         free(cls);
     } else if (strcmp(name, "NAME") == 0) {
@@ -313,159 +317,10 @@ scan_att_cb(hid_t loc, const char *name, const H5A_info_t *info, void *data)
     return 0;
 }
 
-/* Before HDF5 reads the DIMENSION_LIST of dataset did: H5Aread allocates
- * what each element's length says (4 bytes in the file) before it looks at
- * the heap object, so a damaged length had it allocate 16 GB from a 10 KB
- * file.  The native reader parses the dataset's header and checks every
- * length against the file size and the heap object it names: NC_EHDFERR
- * for a damaged list.  A header the native reader does not handle is left
- * to HDF5. */
-static uint64_t
-le_n(const unsigned char *p, int n)
-{
-    uint64_t v = 0;
-    for (int i = n - 1; i >= 0; i--)
-        v = v << 8 | p[i];
-    return v;
-}
-
-/* The data of attribute `name` in the version-1 object header at addr
- * (files with a version-0/1 superblock, which the native reader leaves to
- * HDF5), read with pread from fd and bounded by the file size: *datap
- * (malloc'd) and *lenp; NULL when not found or not readable this way. */
-static int
-v1_att_data(int fd, uint64_t fsize, uint64_t base, uint64_t addr, const char *name,
-            unsigned char **datap, size_t *lenp)
-{
-    unsigned char pre[16];
-    uint64_t blk[64][2];
-    size_t nblk = 0, namelen = strlen(name) + 1;
-
-    *datap = NULL;
-    if (addr > fsize - base || fsize - base - addr < 16 ||
-        pread(fd, pre, 16, (off_t)(base + addr)) != 16 || pre[0] != 1)
-        return NC_NOERR;
-    blk[nblk][0] = addr + 16;
-    blk[nblk++][1] = le_n(pre + 8, 4);
-    for (size_t bi = 0; bi < nblk; bi++) {
-        uint64_t off = blk[bi][0], len = blk[bi][1];
-        unsigned char *b;
-        if (off > fsize - base || len > fsize - base - off || len > ((size_t)1 << 24))
-            return NC_NOERR;
-        if ((b = malloc(len ? (size_t)len : 1)) == NULL)
-            return NC_ENOMEM;
-        if (pread(fd, b, (size_t)len, (off_t)(base + off)) != (ssize_t)len) {
-            free(b);
-            return NC_NOERR;
-        }
-        for (size_t p = 0; p + 8 <= len;) {
-            unsigned type = (unsigned)le_n(b + p, 2), msz = (unsigned)le_n(b + p + 2, 2);
-            const unsigned char *m = b + p + 8;
-            if (msz > len - p - 8)
-                break;
-            if (type == 0x10 && msz >= 16 && nblk < 64) {
-                blk[nblk][0] = le_n(m, 8);
-                blk[nblk++][1] = le_n(m + 8, 8);
-            } else if (type == 0x0C && msz >= 8 && !(b[p + 4] & 2) && (m[0] == 1 || m[0] == 2 || m[0] == 3)) {
-                size_t nsz = (size_t)le_n(m + 2, 2), tsz = (size_t)le_n(m + 4, 2),
-                       ssz = (size_t)le_n(m + 6, 2), hdr = m[0] == 3 ? 9 : 8, q;
-                if (m[0] == 1) { /* version 1 pads each part to 8 bytes */
-                    nsz = (nsz + 7) & ~(size_t)7;
-                    tsz = (tsz + 7) & ~(size_t)7;
-                    ssz = (ssz + 7) & ~(size_t)7;
-                }
-                q = hdr + nsz + tsz + ssz;
-                if (q <= msz && hdr + namelen <= msz && memcmp(m + hdr, name, namelen) == 0) {
-                    if ((*datap = malloc(msz - q + 1)) == NULL) {
-                        free(b);
-                        return NC_ENOMEM;
-                    }
-                    memcpy(*datap, m + q, msz - q);
-                    *lenp = msz - q;
-                    free(b);
-                    return NC_NOERR;
-                }
-            }
-            p += 8 + msz;
-        }
-        free(b);
-    }
-    return NC_NOERR;
-}
-
-/* Version-0/1 superblock files: the DIMENSION_LIST lengths of did's
- * version-1 header, each bounded by the file size (8-byte references). */
-static int
-guard_dimlist_v1(open_ctx *c, hid_t did, haddr_t addr, int ndims)
-{
-    unsigned char *data = NULL;
-    size_t len = 0;
-    hsize_t ub = 0;
-    hid_t fid = H5Iget_file_id(did), fcpl = -1;
-    int stat = NC_NOERR;
-
-    if (fid < 0)
-        return NC_NOERR;
-    if ((fcpl = H5Fget_create_plist(fid)) < 0 || H5Pget_userblock(fcpl, &ub) < 0)
-        ub = 0;
-    if (fcpl >= 0)
-        H5Pclose(fcpl);
-    H5Fclose(fid);
-    if (ub < c->guard_fsize &&
-        (stat = v1_att_data(c->guard_fd, c->guard_fsize, ub, addr, "DIMENSION_LIST", &data,
-                            &len)) == NC_NOERR && data != NULL && len >= (size_t)ndims * 16) {
-        for (int d = 0; d < ndims; d++)
-            if (le_n(data + (size_t)d * 16, 4) * 8 > c->guard_fsize)
-                stat = NC_EHDFERR;
-    }
-    free(data);
-    return stat;
-}
-
-static int
-guard_dimlist(open_ctx *c, hid_t did, int ndims)
-{
-    h5n_obj o;
-    haddr_t addr;
-    uint64_t fsize;
-    int stat = NC_NOERR;
-
-    if (c->guard_fd < 0 || obj_addr(did, &addr))
-        return NC_NOERR;
-    if (c->guard == NULL)
-        return guard_dimlist_v1(c, did, addr, ndims);
-    memset(&o, 0, sizeof(o));
-    if ((stat = h5n_read_obj(c->guard, (uint64_t)addr, &o)))
-        return stat == NC_ENOMEM ? stat : guard_dimlist_v1(c, did, addr, ndims);
-    fsize = h5n_file_size(c->guard);
-    for (size_t i = 0; i < o.natts; i++) {
-        const h5n_att *a = &o.atts[i];
-        if (strcmp(a->name, "DIMENSION_LIST") != 0)
-            continue;
-        if (!a->type.vlen_objref || a->space.npoints != (uint64_t)ndims ||
-            a->datalen < (size_t)ndims * 16)
-            break; /* read_dimlist leaves it out */
-        for (int d = 0; d < ndims && !stat; d++) {
-            const unsigned char *e = a->data + (size_t)d * 16, *p;
-            size_t len;
-            uint32_t count;
-            int s = h5n_vlen(c->guard, e, &p, &len, &count);
-            if (s == NC_ENOMEM)
-                stat = s;
-            else if ((uint64_t)count * 8 > fsize || (s == NC_NOERR && p != NULL && len / 8 < count))
-                stat = NC_EHDFERR;
-        }
-        break;
-    }
-    h5n_obj_free(&o);
-    return stat;
-}
-
 /* Read the DIMENSION_LIST of note n (its dataset open) once. */
 int
 nc4h5o_note_dimlist(open_ctx *c, ds_note *n)
 {
-    int stat;
     if (n->dimlist != NULL || n->ndims == 0 || (n->did < 0 && n->obj == NULL))
         return NC_NOERR;
     if ((n->dimlist = malloc((size_t)n->ndims * sizeof(haddr_t))) == NULL)
@@ -477,9 +332,7 @@ nc4h5o_note_dimlist(open_ctx *c, ds_note *n)
         return NC_NOERR;
     if (n->obj != NULL)
         return nc4h5o_native_dimlist(c, n);
-    if ((stat = guard_dimlist(c, n->did, n->ndims)))
-        return stat;
-    return read_dimlist(n->did, n->ndims, n->dimlist, &n->has_scales);
+    return read_dimlist(c->f, n->did, n->ndims, n->dimlist, &n->has_scales);
 }
 
 static void
@@ -551,7 +404,7 @@ note_dataset(open_ctx *c, size_t gi, const char *name, hid_t did)
             if (H5Aiterate2(did, H5_INDEX_NAME, H5_ITER_NATIVE, &idx, scan_att_cb, &sc) < 0)
                 return NC_EHDFERR;
         } else {
-            char *cls = ndims >= 1 ? read_text_att(did, "CLASS") : NULL;
+            char *cls = ndims >= 1 ? read_text_att(c->f, did, "CLASS") : NULL;
             sc.is_scale_class = cls != NULL && strcmp(cls, "DIMENSION_SCALE") == 0;
             free(cls);
             if (sc.is_scale_class) {
@@ -571,12 +424,12 @@ note_dataset(open_ctx *c, size_t gi, const char *name, hid_t did)
             n->is_scale = 1;
             if (sc.has_dimid && read_ints_att(did, NC4H5_DIMID_ATT, 1, &id) && id >= 0)
                 n->assigned_id = id;
-            if (sc.has_name && (nm = read_text_att_present(did, "NAME")) != NULL) {
+            if (sc.has_name && (nm = read_text_att_present(c->f, did, "NAME")) != NULL) {
                 n->dim_only =
                     strncmp(nm, NC4H5_DIMSCALE_NOVAR, strlen(NC4H5_DIMSCALE_NOVAR)) == 0;
                 free(nm);
             }
-            if ((stat = obj_addr(did, &n->addr)))
+            if ((stat = nc4h5_obj_addr(did, &n->addr)))
                 return stat;
         }
         if (ndims > 0 && sc.has_coords) {
@@ -736,7 +589,7 @@ walk_group(open_ctx *c, size_t gi, int depth)
             continue;
         /* A group reached again through another hard link (possibly an
          * ancestor: a cycle) is netCDF's "multiple links": left out. */
-        if (obj_addr(cgid, &addr)) {
+        if (nc4h5_obj_addr(cgid, &addr)) {
             close_id(cgid);
             continue;
         }
@@ -1088,6 +941,17 @@ read_var_storage(NC4_file *f, NC4_var *var, hid_t did)
     int nf;
     int stat = NC_NOERR;
 
+    /* H5Dget_create_plist converts the fill value, a variable-length one
+     * through the global heap: checked first. */
+    if (nc4_type_has_pointers(f, var->xtype) > 0) {
+        hid_t ftid = H5Dget_type(did);
+        if (ftid < 0)
+            return NC_EHDFERR;
+        stat = nc4h5_guard_fill(f, did, ftid);
+        H5Tclose(ftid);
+        if (stat)
+            return stat;
+    }
     if ((dcpl = H5Dget_create_plist(did)) < 0)
         return NC_EHDFERR;
     if ((layout = H5Pget_layout(dcpl)) < 0) {
@@ -1452,12 +1316,6 @@ nc4h5o_free_ctx(open_ctx *c)
     free(c->grps);
     free(c->dim_addr);
     free(c->dim_uid);
-    if (c->guard != NULL)
-        h5n_close(c->guard);
-    c->guard = NULL;
-    if (c->guard_fd > 0)
-        close(c->guard_fd);
-    c->guard_fd = -1;
 }
 
 /* The model the root's attributes give (strict: _nc3_strict present), and
@@ -1515,22 +1373,7 @@ read_tree(NC4_file *f, hid_t fid, int readonly)
     memset(&c, 0, sizeof(c));
     c.f = f;
     c.readonly = readonly;
-    c.guard_fd = -1;
-    {
-        NC4H5_file *hf = f->fmt;
-        struct stat st;
-        if (hf != NULL && !hf->mem && hf->path != NULL &&
-            (c.guard_fd = open(hf->path, O_RDONLY | O_CLOEXEC)) >= 0) {
-            if (fstat(c.guard_fd, &st) != 0 || st.st_size <= 0) {
-                close(c.guard_fd);
-                c.guard_fd = -1;
-            } else {
-                c.guard_fsize = (uint64_t)st.st_size;
-                if (h5n_open(hf->path, &c.guard))
-                    c.guard = NULL; /* a version-0/1 superblock: guard_dimlist_v1 */
-            }
-        }
-    }
+    nc4h5_guard_open(f);
     if ((root = H5Gopen2(fid, "/", H5P_DEFAULT)) < 0) {
         nc4h5o_free_ctx(&c);
         return NC_EHDFERR;
@@ -1539,12 +1382,12 @@ read_tree(NC4_file *f, hid_t fid, int readonly)
         goto done;
 
     /* Provenance and model, from the root's hidden attributes. */
-    f->ncproperties = read_text_att(root, NC4H5_NCPROPS_ATT);
+    f->ncproperties = read_text_att(f, root, NC4H5_NCPROPS_ATT);
     nc4h5o_note_model(&c, H5Aexists(root, NC4H5_STRICT_ATT) > 0);
     if (H5Fget_info2(fid, &finfo) >= 0)
         f->superblock = (int)finfo.super.version;
 
-    if (obj_addr(root, &c.grps[0].addr))
+    if (nc4h5_obj_addr(root, &c.grps[0].addr))
         c.grps[0].addr = HADDR_UNDEF;
     if ((stat = walk_group(&c, 0, 0)) || (stat = resolve_types(&c)) ||
         (stat = nc4h5o_build_tree(&c)))
@@ -1553,6 +1396,9 @@ read_tree(NC4_file *f, hid_t fid, int readonly)
         stat = nc4h5_read_atts(f, c.grps[gi].g, NULL, c.grps[gi].gid);
 done:
     nc4h5o_free_ctx(&c);
+    /* Once HDF5 may write, the file on disk no longer shows what it reads. */
+    if (!readonly)
+        nc4h5_guard_drop(f->fmt);
     return stat;
 }
 

@@ -71,10 +71,6 @@ typedef struct open_ctx {
     int full_scan;       /* iterate over every attribute of each dataset */
     int markers;
     h5n_file *nf;        /* native reader (h5n.h) instead of HDF5, else NULL */
-    h5n_file *guard;     /* HDF5's reader, file on disk: the native reader checks
-                          * sizes HDF5 would trust before it reads (or NULL) */
-    int guard_fd;        /* the file, read-only, for the same checks (-1: none) */
-    uint64_t guard_fsize;
 } open_ctx;
 
 /* ---- hdf5open.c ---- */

@@ -31,6 +31,11 @@ target_include_directories(tst_h5damaged PRIVATE ${HDF5_INCLUDE_DIRS})
 target_link_libraries(tst_h5damaged PRIVATE ${HDF5_LINK_LIBRARIES})
 nc4_test(tst_h5damaged)
 
+# Damaged global-heap references of strings and vlens (data and
+# attributes) refused on every open path before HDF5 reads them.
+nc4_program(tst_h5heap)
+nc4_test(tst_h5heap)
+
 # The mutation campaign (docs/hdf5-fuzz.md): 150 mutants in the normal run,
 # 3,000 under the slow label.
 nc4_program(tst_h5mutate)
