@@ -482,6 +482,11 @@ get_vars(int ncid, int varid, const size_t *startp, const size_t *countp,
     }
     if (a.n == 0)
         goto done;
+    /* No buffer: NC_EHDFERR, HDF5's refusal of it in upstream's H5Dread. */
+    if (value == NULL) {
+        stat = NC_EHDFERR;
+        goto done;
+    }
     /* Only numbers convert (ncx_convert's NC_EBADTYPE), checked before any
      * string or vlen memory is allocated by the read. */
     if (a.convert && (var->xtype > NC_UINT64 || a.memtype > NC_UINT64)) {
@@ -676,6 +681,11 @@ put_vars(int ncid, int varid, const size_t *startp, const size_t *countp,
     }
     if (a.n == 0)
         goto done;
+    /* No buffer: NC_EHDFERR, HDF5's refusal of it in upstream's H5Dwrite. */
+    if (value == NULL) {
+        stat = NC_EHDFERR;
+        goto done;
+    }
     size = nc4_type_size(a.f, var->xtype);
     if (size == 0) {
         stat = NC_EBADTYPE;

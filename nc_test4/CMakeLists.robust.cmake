@@ -36,6 +36,10 @@ nc4_test(tst_h5damaged)
 nc4_program(tst_h5heap)
 nc4_test(tst_h5heap)
 
+# A NULL data buffer (strided forms too): NC_EHDFERR, never a crash.
+nc4_program(tst_nullbuf4 REF)
+nc4_test(tst_nullbuf4)
+
 # The mutation campaign (docs/hdf5-fuzz.md): 150 mutants in the normal run,
 # 3,000 under the slow label.
 nc4_program(tst_h5mutate)
