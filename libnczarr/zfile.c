@@ -67,6 +67,7 @@ static const NC4_storage_ops ncz_ops = {
     .check_filter = ncz_check_filter,
     .free_fmt = free_fmt,
     .enddef = ncz_enddef,
+    .chunked_only = 1,
 };
 
 /* ---- URL pieces ------------------------------------------------------------------ */

@@ -191,6 +191,12 @@ typedef struct NC4_storage_ops {
      * or nc_enddef is called on its group, or when read from the file
      * (upstream's written_to rule); unset: until it is created. */
     int remakes_fill;
+    /* Set when the storage keeps every array in chunks (Zarr): a new
+     * variable with dimensions starts chunked with the default chunk
+     * sizes, as a netCDF-4 variable does once a filter or an unlimited
+     * dimension asks for it; only an explicit NC_CONTIGUOUS makes it one
+     * chunk of the whole array. */
+    int chunked_only;
 } NC4_storage_ops;
 
 struct NC4_file {

@@ -217,6 +217,8 @@ NC4_def_var(int ncid, const char *name, nc_type xtype, int ndims, const int *dim
      * as is into the var, for atomic types other than strings. */
     if (type == NULL && xtype != NC_STRING)
         var->no_fill = f->fill_mode;
+    if (ndims > 0 && f->ops && f->ops->chunked_only)
+        var->storage = NC_CHUNKED;
     if (var->storage == NC_CHUNKED && (stat = make_chunked(f, var)))
         return stat;
     var->dirty = 1;

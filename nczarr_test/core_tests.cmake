@@ -39,6 +39,11 @@ add_test(NAME tst_zmeta_urls
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/tst_zmeta_urls.sh $<TARGET_FILE:ncgen>
                  $<TARGET_FILE:ncdump> $<TARGET_FILE:nccopy> ${_zc_dir}/urls)
 set_tests_properties(tst_zmeta_urls PROPERTIES LABELS "nczarr;tools")
+# Default chunk sizes of arrays defined without chunking, against upstream's.
+add_test(NAME tst_zmeta_chunks
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/tst_zmeta_chunks.sh $<TARGET_FILE:ncgen>
+                 $<TARGET_FILE:nccopy> ${_zc_dir}/chunks)
+set_tests_properties(tst_zmeta_chunks PROPERTIES LABELS "nczarr;tools")
 if(NC_PYTHON3)
   add_test(NAME tst_zmeta_zarrpy
            COMMAND ${NC_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/tst_zmeta_zarrpy.py
