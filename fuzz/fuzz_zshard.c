@@ -1,5 +1,5 @@
 /* fuzz_zshard.c: libFuzzer target for the Zarr v3 codec chain JSON and the
- * sharding_indexed decoder (libnczarr, Z3).
+ * sharding_indexed decoder (libnczarr/zshard.c).
  *
  * Input: a v3 "codecs" JSON array, a NUL byte, then the bytes of one shard
  * (or of one plain chunk when the chain is not sharded).  The array is

@@ -1,4 +1,4 @@
-/* zchunk.h: chunk keys and chunk-grid arithmetic of a Zarr array (Z3).
+/* zchunk.h: chunk keys and chunk-grid arithmetic of a Zarr array.
  *
  * Keys, as zarr-python 2 and zarrita write them, relative to the array's
  * own key (e.g. "/grp/var"):

@@ -1,7 +1,7 @@
 /* zdispatch.c: the dispatch table of Zarr/NCZarr stores (NC_FORMATX_NCZARR).
  *
  * Metadata slots go to the shared model (libsrc4) as libhdf5's table does;
- * file slots to zfile.c; data slots to the data path (Z3's ncz_var_get/put).
+ * file slots to zfile.c; data slots to the data path (ncz_var_get/put).
  * User-defined types are refused with NC_ENOTNC4, as upstream's NCZarr. */
 #include "config.h"
 #include <stdlib.h>

@@ -1,19 +1,20 @@
 /* zinternal.h: the state libnczarr hangs on the enhanced model (libsrc4) and
- * the calls between its parts (issue 11).
+ * the calls between its parts.
  *
  * Parts:
- *   zmap*.c               the object store (zmap.h)                      Z1
- *   zdispatch.c, zfile.c  dispatch table, create/open/enddef/sync/close  Z2
+ *   zmap*.c               the object store (zmap.h)
+ *   zdispatch.c, zfile.c  dispatch table, create/open/enddef/sync/close
  *   zmeta_*.c, zjson*.c   JSON metadata: NCZarr v2, pure Zarr v2, Zarr v3,
- *                         consolidated, attributes, fill values, dims    Z2
- *   zchunk*.c, zdata.c    chunk keys, read/write by whole chunks, cache  Z3
- *   zcodecs.c, zshard.c   codec JSON <-> filter ids, v3 chain, sharding  Z3
+ *                         consolidated, attributes, fill values, dims
+ *   zchunk*.c, zdata.c    chunk keys, read/write by whole chunks, cache
+ *   zcodecs.c, zshard.c   codec JSON <-> filter ids, v3 chain, sharding
  *
- * Ownership of the model.  Z2 builds the NC4_* tree on open from metadata
- * (dims, vars with xtype/dims/chunksizes/fill/filters, attributes) and writes
- * metadata back at enddef/sync/close.  Z3 never changes the tree except
+ * Ownership of the model.  The metadata side (zfile.c, zmeta_*.c) builds
+ * the NC4_* tree on open from metadata (dims, vars with
+ * xtype/dims/chunksizes/fill/filters, attributes) and writes metadata back
+ * at enddef/sync/close.  The data path never changes the tree except
  * NC4_dim.len of unlimited dims grown by a write (and then sets var->dirty
- * and f->dirty so Z2 rewrites the shapes).
+ * and f->dirty so the metadata side rewrites the shapes).
  *
  * Chunking.  Every Zarr variable is chunked: var->storage == NC_CHUNKED and
  * var->chunksizes holds the chunk-grid shape (one stored object per grid
@@ -30,8 +31,8 @@
  *
  * Keys.  NCZ_var.key is the store key prefix of the array ("/g1/v", never a
  * trailing '/'); NCZ_grp.key of the group ("" for the root, "/g1", ...).
- * Renames move stored objects at once (Z2), so the key always names where
- * the chunks are now.
+ * Renames move stored objects at once (zmeta_rename.c), so the key always
+ * names where the chunks are now.
  */
 #ifndef ZINTERNAL_H
 #define ZINTERNAL_H
@@ -84,7 +85,7 @@ typedef struct NCZ_file {
     size_t cache_size, cache_nelems;
     float cache_preemption;
     int nczarr_meta_dirty; /* superblock/group listings need rewriting */
-    /* Consolidated metadata (Z2's zmeta_store.c): the dict read at open
+    /* Consolidated metadata (zmeta_store.c): the dict read at open
      * (key without the leading '/' -> object), and the one collected for
      * writing; NULL when not used. */
     json_object *cons;
@@ -136,7 +137,7 @@ typedef struct NCZ_var {
      * hold the HDF5 ids/params of those that map (for nc_inq_var_filter). */
     NCZ_codec_spec *codecs;
     size_t ncodecs;
-    ncf_chain *chain;      /* built from codecs by Z3 on first data access; NULL
+    ncf_chain *chain;      /* built from codecs on first data access; NULL
                             * before; freed by ncz_var_data_free */
     /* v3 sharding_indexed (sharded != 0): var->chunksizes is the shard shape. */
     int sharded;
@@ -147,7 +148,7 @@ typedef struct NCZ_var {
     int index_at_start;    /* index_location "start" (default "end") */
     NCZ_codec_spec *inner_codecs; /* bytes->bytes codecs inside each shard */
     size_t ninner_codecs;
-    /* Z3's chunk cache and whatever else the data path keeps (opaque here). */
+    /* The data path's chunk cache and whatever else it keeps (opaque here). */
     void *cache;
     int meta_dirty;        /* .zarray/.zattrs/zarr.json must be rewritten */
 } NCZ_var;
@@ -156,7 +157,7 @@ static inline NCZ_file *ncz_file(const NC4_file *f) { return (NCZ_file *)f->fmt;
 static inline NCZ_var *ncz_var(const NC4_var *v) { return (NCZ_var *)v->fmt; }
 static inline NCZ_grp *ncz_grp(const NC4_grp *g) { return (NCZ_grp *)g->fmt; }
 
-/* ---- provided by Z2 (zfile.c, zmeta_*.c, zjson.c, zutil.c) -------------------- */
+/* ---- provided by the metadata side (zfile.c, zmeta_*.c, zjson.c, zutil.c) ---- */
 
 /* The dispatch table (zdispatch.c). */
 extern const NC_Dispatch *NCZ_dispatch_table;
@@ -183,7 +184,7 @@ void ncz_codec_specs_free(NCZ_codec_spec **specs, size_t *n);
  * scalar); 0 on overflow. */
 size_t ncz_chunk_nelems(const NC4_var *var);
 
-/* ---- provided by Z3 (zdata.c, zchunk*.c, zcodecs.c, zshard.c) ------------------- */
+/* ---- provided by the data path (zdata.c, zchunk*.c, zcodecs.c, zshard.c) ------ */
 
 /* Read/write the selection start/count/stride (stride NULL: 1s) of var,
  * converting between memtype (NC_NAT: the var's type) and the stored
@@ -199,8 +200,8 @@ int ncz_var_put(NC4_file *f, NC4_var *var, const size_t *start, const size_t *co
 /* Write back the variable's cached dirty chunks (called by sync, close,
  * redef of the variable's metadata, and before a rename moves its keys). */
 int ncz_var_flush(NC4_file *f, NC4_var *var);
-/* Free the cache and chain (not the specs, key, etc.: Z2 frees those);
- * called from Z2's free_fmt without a flush. */
+/* Free the cache and chain (not the specs, key, etc.: the metadata side
+ * frees those); called from its free_fmt without a flush. */
 void ncz_var_data_free(NCZ_var *zv);
 /* New chunk-cache settings for var (nc_set_var_chunk_cache). */
 int ncz_var_set_cache(NC4_file *f, NC4_var *var, size_t size, size_t nelems, float preemption);

@@ -1,4 +1,4 @@
-/* zmap.h: the object store under Zarr (issue 11).
+/* zmap.h: the object store under Zarr.
  *
  * Promises: a store is a flat map from keys to byte objects.  The Zarr layer
  * above sees only this table, whatever the storage: a directory tree

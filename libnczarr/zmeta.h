@@ -1,5 +1,5 @@
 /* zmeta.h: what the metadata parts of libnczarr (zfile.c, zmeta_*.c,
- * zjson.c, zutil.c) share; private to them (Z3 uses zinternal.h). */
+ * zjson.c, zutil.c) share; private to them (the data path uses zinternal.h). */
 #ifndef ZMETA_H
 #define ZMETA_H
 

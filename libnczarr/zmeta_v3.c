@@ -3,7 +3,7 @@
  * Group: {"zarr_format": 3, "node_type": "group", "attributes": {...}}.
  * Array: zarr_format, node_type "array", shape, data_type, chunk_grid
  * (regular), chunk_key_encoding (default "/" or v2 "."/"/"), fill_value,
- * codecs (Z3: zcodecs.c), attributes, dimension_names.
+ * codecs (zcodecs.c), attributes, dimension_names.
  * NCZarr extras, as attributes unless mode=zarr (upstream's v3 work is a
  * draft, so this follows its v2 spelling): the root's _nczarr_superblock
  * {"version": "3.0.0", "format": 3}; each group's _nczarr_group

@@ -4,7 +4,7 @@
  * dimensions, variables, attributes, user-defined types), the rules of the
  * enhanced and classic models for defining and changing it, and every
  * inquiry answered from it.  It holds no storage type (no HDF5 header, no
- * JSON): a storage layer (libhdf5, later libnczarr) builds the tree when it
+ * JSON): a storage layer (libhdf5, libnczarr) builds the tree when it
  * opens a file, hangs its own state on the `fmt` pointers, and writes what the
  * flags below mark as changed when it flushes.
  *

@@ -1,5 +1,5 @@
 # core_tests.cmake: the Zarr metadata part of libnczarr (dispatch, model,
-# NCZarr v2, pure Zarr v2, Zarr v3, consolidated metadata) - Z2's tests.
+# NCZarr v2, pure Zarr v2, Zarr v3, consolidated metadata).
 nczarr_program(tst_zcore_model)
 set(_zc_dir ${CMAKE_CURRENT_BINARY_DIR}/zcore)
 file(MAKE_DIRECTORY ${_zc_dir})
@@ -65,7 +65,7 @@ foreach(t tst_types tst_fill_ranges tst_varm_counts tst_access tst_api_regress t
 endforeach()
 
 # The same model test and the open's request count on a local S3 server
-# (Z1's s3server.sh; skips with 77 without node/npm).
+# (s3server.sh; skips with 77 without node/npm).
 if(NETCDF_ENABLE_S3)
   nczarr_program(tst_zcore_s3count)
   target_link_libraries(tst_zcore_s3count PRIVATE netcdf)
