@@ -1,6 +1,6 @@
 #!/bin/sh
 # run_hdrcodes.sh OURS REF EXCEPTIONS: nc_open codes on corrupt classic
-# headers, ours against the reference (issue 7, item 3).  Seeds are written
+# headers, ours against the reference.  Seeds are written
 # by our build; both builds derive the same variants from them.  A variant
 # counts when the reference answered with a meaningful code: not a crash,
 # hang, E2BIG (7, its buffering), NC_ENOMEM or NC_ERANGE on absurd sizes.

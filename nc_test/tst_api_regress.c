@@ -1,4 +1,6 @@
-/* tst_api_regress.c: the return codes of issue 7 (items 1, 4, 6, 7, 8),
+/* tst_api_regress.c: return codes of per-variable and group inquiries on
+ * classic files, of open/create/def_var/inq_var_filter, of which error wins,
+ * of dimension sizes at each format's limit and of the default format,
  * checked against fixed expectations so that they stay fixed even where the
  * reference library is not installed (tst_apicodes_cmp compares the whole
  * API with the reference).  Each expectation is what the 4.9.0 reference
@@ -42,7 +44,7 @@ make_file(const char *path, int cmode, int *ncidp)
     return NC_NOERR;
 }
 
-/* Item 1: per-variable and group/type inquiries on a classic file. */
+/* Per-variable and group/type inquiries on a classic file. */
 static void
 item1(const nct_format *f)
 {
@@ -119,7 +121,7 @@ item1(const nct_format *f)
     OK(nc_close(ncid));
 }
 
-/* Item 4: return codes of open/create/def_var/inq_var_filter. */
+/* Return codes of open/create/def_var/inq_var_filter. */
 static void
 item4(const nct_format *f)
 {
@@ -151,7 +153,7 @@ item4(const nct_format *f)
     EXPECT(nc_open(path, NC_NOWRITE, NULL), NC_NOERR);
 }
 
-/* Item 6: which error wins. */
+/* Which error wins. */
 static void
 item6(const nct_format *f)
 {
@@ -226,7 +228,7 @@ item6(const nct_format *f)
     OK(nc_close(ncid));
 }
 
-/* Item 7: dimension sizes up to each format's limit. */
+/* Dimension sizes up to each format's limit. */
 static void
 item7(const nct_format *f)
 {
@@ -272,7 +274,7 @@ item7(const nct_format *f)
     }
 }
 
-/* Item 8: a format that is not built cannot be the default. */
+/* A format that is not built cannot be the default. */
 static void
 item8(void)
 {

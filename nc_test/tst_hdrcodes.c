@@ -1,7 +1,7 @@
-/* tst_hdrcodes.c: the error code of nc_open on corrupt classic headers
- * (issue 7, item 3).  Built twice, against our library and against the
- * reference (NCT_REFERENCE_BUILD), and run by run_hdrcodes.sh, which diffs
- * the two tables.
+/* tst_hdrcodes.c: the error code of nc_open on corrupt classic headers.
+ * Built twice, against our library and against the reference
+ * (NCT_REFERENCE_BUILD), and run by run_hdrcodes.sh, which diffs the two
+ * tables.
  *
  *   tst_hdrcodes seed DIR        writes the seed files (run with ours)
  *   tst_hdrcodes run [-q] FILE...  for each seed file, derives corrupt
@@ -253,7 +253,7 @@ main(int argc, char **argv)
         seed_api(argv[2], "s1.nc", 0);
         seed_api(argv[2], "s2.nc", NC_64BIT_OFFSET);
         seed_api(argv[2], "s5.nc", NC_64BIT_DATA);
-        /* item 14: CDF-5 types in a CDF-1 header, begin past the end */
+        /* CDF-5 types in a CDF-1 header, begin past the end */
         seed_raw(argv[2], "t_int64.nc", NC_INT64, 0, 0, 0);
         seed_raw(argv[2], "t_ubyte.nc", NC_UBYTE, 0, 1, 8);
         seed_raw(argv[2], "t_past.nc", NC_INT, 0x7ffffff0u, 1, 0);

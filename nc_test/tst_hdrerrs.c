@@ -1,5 +1,5 @@
 /* tst_hdrerrs.c: nc_open's error code on specific corrupt classic headers
- * (issue 7, item 3), with the codes the reference (upstream 4.9.0) gives,
+ * with the codes the reference (upstream 4.9.0) gives,
  * so they stay fixed without the reference installed.  The seed is the
  * CDF-1 file tst_hdrcodes also uses (same definitions, nc__enddef with
  * 4-byte alignment), whose layout the format fixes; each case patches one

@@ -1,5 +1,5 @@
 /* tst_legacy_names.c: legacy classic files that upstream opens must open
- * here too (issue 7, item 2).  Names holding bytes that are not UTF-8
+ * here too.  Names holding bytes that are not UTF-8
  * (Latin-1 "h\xe9ss") in dimension, variable and attribute names, and
  * duplicate dimension, variable and attribute names.  Name rules apply to
  * names being created, not to files being read.  Expected values are

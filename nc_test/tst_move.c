@@ -1,5 +1,5 @@
 /* tst_move.c: nc_enddef after a redef that grows the header or a section
- * moves existing data in large runs (issue 7, item 15), and correctly for
+ * moves existing data in large runs, and correctly for
  * every overlap.  The system-call count of the move comes from
  * /proc/self/io (syscr + syscw); the data are checked value by value. */
 #include "nctst.h"

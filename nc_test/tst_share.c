@@ -1,5 +1,5 @@
-/* tst_share.c: two handles of one classic file in one process (issue 7,
- * item 17; see docs/classic-safety.md).  With NC_SHARE a writer's data and
+/* tst_share.c: two handles of one classic file in one process (see
+ * docs/classic-safety.md).  With NC_SHARE a writer's data and
  * record count are visible to a reader at once; without it, after the
  * writer's nc_sync and the reader's nc_sync.  Also threads each using their
  * own handle of one file (one handle shared by threads is not supported,

@@ -1,5 +1,5 @@
-/* tst_threads.c: one classic handle used by several threads at once (issue
- * 7, item 17; docs/classic-safety.md).  NTHR threads share one writable
+/* tst_threads.c: one classic handle used by several threads at once
+ * (docs/classic-safety.md).  NTHR threads share one writable
  * handle (no NC_SHARE, so the read-ahead and write-behind buffers are in
  * use) and interleave: record appends that grow the record count, puts and
  * gets of a disjoint slab of a fixed variable (strided and plain), puts and

@@ -2,7 +2,7 @@
  * RLIMIT_FSIZE limit with SIGXFSZ ignored, as ENOSPC on a full disk) must
  * not grow the record count, and a buffered write whose flush fails must
  * make nc_sync / nc_close fail, leaving a file that claims nothing that was
- * not written (issue 7, item 12).  No root or tmpfs needed. */
+ * not written.  No root or tmpfs needed. */
 #define _XOPEN_SOURCE 700
 #include "nctst.h"
 
