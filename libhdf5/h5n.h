@@ -101,6 +101,8 @@ typedef struct h5n_obj {
     h5n_type type;
     int layout;                    /* H5N_COMPACT / CONTIGUOUS / CHUNKED */
     int chunk_ndims;               /* chunked: rank (the element-size dim left out) */
+    uint64_t chunk_btree;          /* chunked, layout version 3: root of its version-1
+                                    * B-tree of chunks (H5N_UNDEF: none) */
     uint64_t chunk[H5N_MAX_RANK];
     h5n_filter *filters;
     size_t nfilters;
@@ -166,6 +168,14 @@ int h5n_read_at(const h5n_file *f, uint64_t addr, void *buf, size_t len);
  * shared messages). */
 int h5n_v1_msg(h5n_file *f, uint64_t addr, unsigned mtype, const char *name,
                unsigned char **datap, size_t *lenp);
+
+/* Whether the version-1 B-tree of chunks of the dataset at addr (o: its
+ * parsed version-2 header, or NULL for a version-1 header read here) can be
+ * walked without trusting damaged bytes: every node a "TREE" node of chunks
+ * one level below its parent (no cycle), inside the file, every chunk's
+ * stored bytes inside the file.  NC_NOERR also when the dataset has no such
+ * B-tree; H5N_GIVEUP when damaged. */
+int h5n_chunk_index_check(h5n_file *f, const struct h5n_obj *o, uint64_t addr);
 
 /* Bob Jenkins' lookup3 hash, HDF5's metadata checksum. */
 uint32_t h5n_lookup3(const unsigned char *k, size_t length);

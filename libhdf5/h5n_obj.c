@@ -415,9 +415,10 @@ parse_layout(h5n_obj *o, const unsigned char *p, size_t len)
     if (cls != 2)
         return GIVEUP;
     o->layout = H5N_CHUNKED;
+    o->chunk_btree = H5N_UNDEF;
     if (ver == 3) {
         unsigned nd = (unsigned)u(&r, 1);
-        u(&r, 8);
+        o->chunk_btree = u(&r, 8);
         if (nd < 1 || nd > H5N_MAX_RANK + 1)
             return GIVEUP;
         o->chunk_ndims = (int)nd - 1;
@@ -801,4 +802,79 @@ h5n_v1_msg(h5n_file *f, uint64_t addr, unsigned mtype, const char *name, unsigne
         free(b);
     }
     return NC_NOERR;
+}
+
+/* ---- version-1 B-trees of chunks ----------------------------------------------------- */
+
+typedef struct {
+    h5n_file *f;
+    unsigned nd;             /* chunk rank + 1 (the element-size dimension) */
+    uint64_t budget;         /* nodes left to visit */
+} bt1;
+
+static int
+bt1_node(bt1 *b, uint64_t addr, int level)
+{
+    size_t ks = 8 + 8 * (size_t)b->nd, need;
+    unsigned char hdr[24], *buf;
+    unsigned n;
+    int stat = NC_NOERR;
+
+    if (b->budget-- == 0 || h5n_read_at(b->f, addr, hdr, 24) || memcmp(hdr, "TREE", 4) != 0 ||
+        hdr[4] != 1 || (level >= 0 && hdr[5] != level))
+        return GIVEUP;
+    level = hdr[5];
+    n = (unsigned)le(hdr + 6, 2);
+    need = (size_t)n * (ks + 8) + ks;
+    if (!h5n_in_file(b->f, addr + 24, need))
+        return GIVEUP;
+    if ((buf = malloc(need)) == NULL)
+        return NC_ENOMEM;
+    if (h5n_read_at(b->f, addr + 24, buf, need)) {
+        free(buf);
+        return GIVEUP;
+    }
+    for (unsigned i = 0; i < n && !stat; i++) {
+        const unsigned char *k = buf + (size_t)i * (ks + 8);
+        uint64_t child = le(k + ks, 8);
+        if (level == 0)   /* a chunk: its stored bytes inside the file */
+            stat = h5n_in_file(b->f, child, le(k, 4)) ? NC_NOERR : GIVEUP;
+        else
+            stat = bt1_node(b, child, level - 1);
+    }
+    free(buf);
+    return stat;
+}
+
+int
+h5n_chunk_index_check(h5n_file *f, const h5n_obj *o, uint64_t addr)
+{
+    unsigned char *lay = NULL;
+    size_t len = 0;
+    uint64_t root = H5N_UNDEF;
+    unsigned nd = 0;
+    bt1 b;
+    int stat;
+
+    if (o != NULL) {
+        if (o->layout != H5N_CHUNKED)
+            return NC_NOERR;
+        root = o->chunk_btree;
+        nd = (unsigned)o->chunk_ndims + 1;
+    } else {
+        if ((stat = h5n_v1_msg(f, addr, 0x08, NULL, &lay, &len)))
+            return stat;
+        /* version 3, chunked: rank + 1, B-tree address */
+        if (lay != NULL && len >= 11 && lay[0] == 3 && lay[1] == 2) {
+            nd = lay[2];
+            root = le(lay + 3, 8);
+        }
+        free(lay);
+    }
+    if (root == H5N_UNDEF || nd == 0)
+        return NC_NOERR;   /* no B-tree of version 1 (or nothing written) */
+    b.f = f;
+    b.nd = nd;
+    b.budget = h5n_file_size(f) / 24 + 1;
+    return bt1_node(&b, root, -1);
 }

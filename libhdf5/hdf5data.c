@@ -454,6 +454,8 @@ get_vars(int ncid, int varid, const size_t *startp, const size_t *countp,
     if ((stat = prepare(ncid, varid, startp, countp, stridep, memtype, 0, &a)))
         goto done;
     var = a.var;
+    if ((stat = nc4h5_guard_index(a.f, a.hv)))
+        goto done;
     /* Reads go to the file: chunks the write-back cache holds go there first. */
     if ((stat = nc4h5_chunk_cache_flush(var, 0)))
         goto done;

@@ -12,7 +12,11 @@
  *
  * Where the raw elements are out of our reach the read is left to HDF5:
  * filtered chunks, compact datasets, attributes in dense storage of a
- * version-1 header, files open for writing after their open. */
+ * version-1 header, files open for writing after their open.
+ *
+ * Chunk indexes stored as version-1 B-trees (no checksums) are walked the
+ * same way once per dataset before its first read: HDF5 follows a child
+ * pointer back to an ancestor until the stack runs out. */
 #include "config.h"
 #include <stdlib.h>
 #include <string.h>
@@ -615,4 +619,66 @@ done:
         H5Sclose(sid);
     vmap_free(m);
     return stat;
+}
+
+/* ---- chunk indexes ---------------------------------------------------------------------- */
+
+/* A compact dataset holds its values in its header: HDF5 copies as many
+ * bytes as the extent needs out of what the header stores, unchecked. */
+static int
+guard_compact(NC4_file *f, hid_t did)
+{
+    hid_t ftid = -1, dcpl = -1, sid = -1;
+    hssize_t npoints;
+    vmap *m = NULL;
+    size_t esize;
+    int stat = NC_NOERR;
+
+    if ((ftid = H5Dget_type(did)) < 0 || (stat = build_map(ftid, 0, &m)))
+        goto done;
+    /* H5Dget_create_plist converts the fill value: checked first. */
+    if (m != NULL && (stat = nc4h5_guard_fill(f, did, ftid)))
+        goto done;
+    if ((dcpl = H5Dget_create_plist(did)) < 0 || (sid = H5Dget_space(did)) < 0 ||
+        (npoints = H5Sget_simple_extent_npoints(sid)) < 0) {
+        stat = NC_EHDFERR;
+        goto done;
+    }
+    esize = m != NULL ? m->size : H5Tget_size(ftid);
+    if (H5Pget_layout(dcpl) == H5D_COMPACT &&
+        (esize == 0 || (hsize_t)npoints > H5Dget_storage_size(did) / esize))
+        stat = NC_EHDFERR;
+done:
+    if (sid >= 0)
+        H5Sclose(sid);
+    if (dcpl >= 0)
+        H5Pclose(dcpl);
+    if (ftid >= 0)
+        H5Tclose(ftid);
+    else
+        stat = NC_EHDFERR;
+    vmap_free(m);
+    return stat;
+}
+
+int
+nc4h5_guard_index(NC4_file *f, NC4H5_var *hv)
+{
+    h5n_file *nf;
+    haddr_t addr;
+    h5n_obj *o;
+    int stat;
+
+    if (hv->index_checked)
+        return NC_NOERR;
+    if ((stat = guard_compact(f, hv->did)))
+        return stat;
+    if ((nf = nc4h5_guard(f)) != NULL && nc4h5_obj_addr(hv->did, &addr) == NC_NOERR) {
+        if ((stat = cached_obj(f->fmt, nf, (uint64_t)addr, &o)))
+            return stat;
+        if ((stat = h5n_chunk_index_check(nf, o, (uint64_t)addr)))
+            return stat == NC_ENOMEM ? stat : NC_EHDFERR;
+    }
+    hv->index_checked = 1;
+    return NC_NOERR;
 }

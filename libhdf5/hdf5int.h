@@ -109,6 +109,7 @@ typedef struct NC4H5_var {
     int scales_attached;   /* dimension scales attached to its dims */
     int write_lost;        /* cached chunks of it failed to reach the file and
                             * were dropped: every later sync and close fails */
+    int index_checked;     /* hdf5heap.c: its storage checked once, sound */
 } NC4H5_var;
 
 typedef struct NC4H5_type {
@@ -168,8 +169,9 @@ int NC4_HDF5_put_vars(int, int, const size_t *, const size_t *, const ptrdiff_t 
  * vlens, and types holding them): a damaged one makes H5Dread/H5Aread copy
  * out of bounds.  Before such a read the references are read from the file
  * and checked by the native reader (h5n_vlen_check): NC_EHDFERR for a
- * damaged one.  Files open for writing are checked only while the tree is
- * read at open (afterwards the file on disk lags HDF5's cache). */
+ * damaged one.  Chunk indexes (version-1 B-trees) are walked the same way.
+ * Files open for writing are checked only while the tree is read at open
+ * (afterwards the file on disk lags HDF5's cache). */
 /* The file's checking reader: opened on first use for a read-only file;
  * NULL when none (a file open for writing outside its open, no HDF5
  * signature). */
@@ -188,6 +190,10 @@ int nc4h5_guard_fill(NC4_file *f, hid_t did, hid_t ftid);
  * type ftid). */
 int nc4h5_guard_read(NC4_file *f, hid_t did, hid_t ftid, int ndims, const hsize_t *start,
                      const hsize_t *stride, const hsize_t *count);
+/* Before HDF5 first reads var hv: its storage checked once -- a compact
+ * one holds the whole extent (H5Dread copied past it), a version-1 B-tree
+ * of chunks has no cycle (H5B_find recursed until the stack ran out). */
+int nc4h5_guard_index(NC4_file *f, NC4H5_var *hv);
 /* (hdf5open.c) Object address of an open object. */
 int nc4h5_obj_addr(hid_t oid, haddr_t *addr);
 

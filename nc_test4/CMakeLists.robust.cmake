@@ -36,6 +36,13 @@ nc4_test(tst_h5damaged)
 nc4_program(tst_h5heap)
 nc4_test(tst_h5heap)
 
+# Damaged dataset storage (a chunk B-tree with a cycle or too many
+# entries, a short compact dataset) refused at the first read.
+nc4_program(tst_h5storage)
+target_include_directories(tst_h5storage PRIVATE ${HDF5_INCLUDE_DIRS})
+target_link_libraries(tst_h5storage PRIVATE ${HDF5_LINK_LIBRARIES})
+nc4_test(tst_h5storage)
+
 # A NULL data buffer (strided forms too): NC_EHDFERR, never a crash.
 nc4_program(tst_nullbuf4 REF)
 nc4_test(tst_nullbuf4)
