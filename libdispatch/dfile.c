@@ -15,38 +15,6 @@
 
 #define MIN_MAGIC_LEN 4  /* bytes a memory image needs for inference */
 
-/* The table serving a model, or NC_ENOTBUILT. */
-static int
-table_for(const NCmodel *m, const NC_Dispatch **tablep)
-{
-    if (m->impl == NC_FORMATX_NC3) {
-        *tablep = NC3_dispatch_table;
-        return NC_NOERR;
-    }
-#if NC_ENABLE_HDF5
-    if (m->impl == NC_FORMATX_NC_HDF5) {
-        *tablep = NC4_HDF5_dispatch_table;
-        return NC_NOERR;
-    }
-#endif
-#if NC_ENABLE_NCZARR
-    if (m->impl == NC_FORMATX_NCZARR) {
-        *tablep = NCZ_dispatch_table;
-        return NC_NOERR;
-    }
-#endif
-    for (int i = 0; i < NC_MAX_UDF_FORMATS; i++) {
-        if (m->impl == NC_udf_formatx(i)) {
-            NC_UDF u = NC_udf_get(i);
-            if (u.table == NULL)
-                return NC_ENOTBUILT;
-            *tablep = u.table;
-            return NC_NOERR;
-        }
-    }
-    return NC_ENOTBUILT;  /* HDF5, HDF4, DAP, NCZarr, PnetCDF: not in this build */
-}
-
 /* Mode-flag combinations that make no sense for any format. */
 static int
 check_create_mode(int cmode)
@@ -62,7 +30,7 @@ check_create_mode(int cmode)
     /* An image in memory cannot also be a diskless file (upstream's code). */
     if ((cmode & NC_DISKLESS) && (cmode & NC_INMEMORY))
         return NC_EDISKLESS;
-    if (cmode & NC_MPIIO)
+    if ((cmode & NC_MPIIO) && !NC_format_parallel())
         return NC_ENOPAR;
     return NC_NOERR;
 }
@@ -114,18 +82,11 @@ NC_create(const char *path0, int cmode, size_t initialsz, int basepe,
         return stat;
     if ((stat = NC_infer_url(path0, &isurl, &m, &path)))
         return stat;
-    if (isurl && m.impl != NC_FORMATX_NCZARR) {
-        /* Only Zarr stores are created through URLs. */
-        free(path);
-        return NC_ENOTBUILT;
-    }
-    if (isurl) {
-        /* A Zarr store is netCDF-4 (enhanced or classic model). */
-        cmode |= NC_NETCDF4;
-        m.format = (cmode & NC_CLASSIC_MODEL) ? NC_FORMAT_NETCDF4_CLASSIC : NC_FORMAT_NETCDF4;
-    } else if ((stat = NC_infer_create(cmode, NC_get_default_format(), &m)))
+    /* A URL's row decides (its layer creates what the URL names, or the
+     * row has no layer in this build: NC_ENOTBUILT); a path's mode flags. */
+    if (!isurl && (stat = NC_infer_create(cmode, NC_get_default_format(), &m)))
         goto done;
-    if ((stat = table_for(&m, &table)))
+    if ((stat = NC_format_dispatch(&m, &table)))
         goto done;
     cmode |= m.mode;
     if ((stat = NC_new(path ? path : path0, cmode, m.impl, table, &nc)))
@@ -143,7 +104,7 @@ NC_open(const char *path0, int omode, int basepe, size_t *chunksizehintp,
 {
     int stat, isurl = 0;
     char *path = NULL;
-    NCmodel m = {0, 0, 0};
+    NCmodel m = {0, 0, 0, NULL};
     const NC_Dispatch *table = NULL;
     NC *nc = NULL;
 
@@ -154,19 +115,16 @@ NC_open(const char *path0, int omode, int basepe, size_t *chunksizehintp,
         return NC_EINVAL;
     if (*path0 == '\0')
         return NC_EURL;
-    if (omode & NC_MPIIO)
+    if ((omode & NC_MPIIO) && !NC_format_parallel())
         return NC_ENOPAR;
     if ((omode & NC_DISKLESS) && (omode & NC_INMEMORY))
         return NC_EDISKLESS;
     if ((stat = NC_infer_url(path0, &isurl, &m, &path)))
         return stat;
-    if (isurl && m.impl != NC_FORMATX_NCZARR) {
-        stat = NC_ENOTBUILT;  /* DAP, S3 and byte ranges are not built yet */
-        goto done;
-    }
+    /* A URL's row decides, as for create; a memory image or a file by its
+     * bytes. */
     if (isurl) {
-        m.format = NC_FORMAT_NETCDF4;
-        m.mode = NC_NETCDF4;
+        stat = NC_NOERR;
     } else if ((omode & NC_INMEMORY) && parameters != NULL) {
         const NC_memio *mem = parameters;
         if (mem->memory == NULL || mem->size < MIN_MAGIC_LEN) {
@@ -179,7 +137,7 @@ NC_open(const char *path0, int omode, int basepe, size_t *chunksizehintp,
     }
     if (stat)
         goto done;
-    if ((stat = table_for(&m, &table)))
+    if ((stat = NC_format_dispatch(&m, &table)))
         goto done;
     omode |= m.mode;
     if ((stat = NC_new(path ? path : path0, omode, m.impl, table, &nc)))

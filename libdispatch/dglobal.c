@@ -9,6 +9,9 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include "ncinfer.h"
+#include "ncplugins.h"
+#include "ncrc.h"
 #include "ncstate.h"
 #include "netcdf_meta.h"
 
@@ -43,15 +46,7 @@ nc_initialize(void)
     int stat = NC_NOERR;
     NC_lock();
     if (!initialized) {
-        stat = NC3_initialize();
-#if NC_ENABLE_HDF5
-        if (stat == NC_NOERR)
-            stat = NC4_HDF5_initialize();
-#endif
-#if NC_ENABLE_NCZARR
-        if (stat == NC_NOERR)
-            stat = NCZ_initialize();
-#endif
+        stat = NC_formats_initialize();  /* each built layer, in registry order */
         if (stat == NC_NOERR)
             initialized = 1;
     }
@@ -69,38 +64,25 @@ NC_ensure_initialized(void)
     return done ? NC_NOERR : nc_initialize();
 }
 
-extern int NC_plugin_path_finalize(void) __attribute__((weak));
-extern int NC_rc_finalize(void) __attribute__((weak));
-extern void ncf_finalize(void) __attribute__((weak));
-
 int
 nc_finalize(void)
 {
     int stat = NC_NOERR;
     NC_lock();
     if (initialized) {
-        stat = NC3_finalize();
-#if NC_ENABLE_HDF5
-        int s4 = NC4_HDF5_finalize();
-        if (stat == NC_NOERR)
-            stat = s4;
-#endif
-#if NC_ENABLE_NCZARR
-        int sz = NCZ_finalize();
-        if (stat == NC_NOERR)
-            stat = sz;
-#endif
+        stat = NC_formats_finalize();  /* each built layer, in registry order */
         initialized = 0;
     }
     NC_unlock();
-    /* Optional modules release their state if they are linked in.  The
-     * filter layer goes after the format layers (no file is left to flush
-     * through its pool; HDF5 keeps only the built-in codecs it was given,
-     * never a pointer into a plugin libfilter dlopen'ed) and before the
-     * plugin path it read. */
-    if (ncf_finalize) ncf_finalize();
-    if (NC_plugin_path_finalize) NC_plugin_path_finalize();
-    if (NC_rc_finalize) NC_rc_finalize();
+    /* Layers that serve no format release their state next, whether or not
+     * a format was started: the filter layer goes after the format layers
+     * (no file is left to flush through its pool; HDF5 keeps only the
+     * built-in codecs it was given, never a pointer into a plugin libfilter
+     * dlopen'ed) and before the plugin path it read.  Their status does
+     * not change the call's. */
+    (void)NC_services_finalize();
+    NC_plugin_path_finalize();
+    NC_rc_finalize();
     return stat;
 }
 
@@ -197,28 +179,11 @@ NC_check_id(int ncid, NC **ncpp)
 int
 nc_set_default_format(int format, int *old_formatp)
 {
-    int stat = NC_NOERR;
     /* As upstream: the old format is reported even when the new one is
-     * refused; a known format that this build lacks is NC_ENOTBUILT. */
-    switch (format) {
-    case NC_FORMAT_CLASSIC:
-    case NC_FORMAT_64BIT_OFFSET:
-        break;
-    case NC_FORMAT_64BIT_DATA:
-        if (!NC_ENABLE_CDF5)
-            stat = NC_ENOTBUILT;
-        break;
-    case NC_FORMAT_NETCDF4:
-    case NC_FORMAT_NETCDF4_CLASSIC:
-        /* HDF5, not the enhanced model: a build with NCZarr only cannot
-         * create these files (upstream's test is USE_HDF5 too). */
-        if (!NC_ENABLE_HDF5)
-            stat = NC_ENOTBUILT;
-        break;
-    default:
-        stat = NC_EINVAL;
-        break;
-    }
+     * refused; a known format that this build lacks is NC_ENOTBUILT (the
+     * registry's create-by-mode rows: netCDF-4 is HDF5's, so a build with
+     * NCZarr only cannot create it, as upstream's USE_HDF5 test). */
+    int stat = NC_format_check_default(format);
     NC_lock();
     if (old_formatp != NULL)
         *old_formatp = default_format;

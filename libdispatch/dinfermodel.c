@@ -1,9 +1,12 @@
-/* dinfermodel.c: decide which format layer serves a create or an open.
+/* dinfermodel.c: decide which format serves a create or an open.
  *
  * Order of evidence, as upstream: a URL's scheme and "#mode=" keys first;
  * then, for create, the mode flags (falling back to the default format);
- * for open, the file's magic number.  A format recognised but not built
- * into this library is NC_ENOTBUILT; bytes that match nothing NC_ENOTNC.
+ * for open, the file's magic number, then the formats' sniffs (a Zarr
+ * directory).  Every fact about a format comes from the registry's rows
+ * (dformat.c); this file only walks them.  A format recognised but not
+ * built into this library is NC_ENOTBUILT (dfile.c, through the row);
+ * bytes that match nothing NC_ENOTNC.
  */
 #include "config.h"
 #include <ctype.h>
@@ -15,14 +18,54 @@
 #include <unistd.h>
 #include "ncinfer.h"
 #include "ncstate.h"
-#if NC_ENABLE_NCZARR
-#include "zmap.h"
-#endif
 
-#define MAGIC_LEN 8  /* longest magic number we test (HDF5 signature) */
+#define MAGIC_LEN 8  /* longest magic number a row may have (HDF5 signature) */
 
-static const unsigned char hdf5_sig[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
-static const unsigned char hdf4_sig[4] = {0x0e, 0x03, 0x13, 0x01};
+/* Set *model from variant v of row f. */
+static void
+set_model(NCmodel *model, const NC_Format *f, int v)
+{
+    model->impl = f->model;
+    model->format = f->variants[v].format;
+    model->mode = f->variants[v].mode;
+    model->fmt = f;
+}
+
+/* Does a magic number of a row match buf?  searched: only rows whose
+ * magic may also sit at 512, 1024, ... */
+static int
+match_magic(const unsigned char *buf, size_t len, int searched, NCmodel *model)
+{
+    for (size_t i = 0; i < NC_nformats; i++) {
+        const NC_Format *f = &NC_formats[i];
+        if (searched && !f->magic_search)
+            continue;
+        for (int v = 0; v < NC_MAX_VARIANTS && f->variants[v].format != 0; v++) {
+            const NC_Variant *var = &f->variants[v];
+            if (var->magic != NULL && len >= var->magiclen
+                && memcmp(buf, var->magic, var->magiclen) == 0) {
+                set_model(model, f, v);
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Does a built layer's sniff claim path (see NC_FormatImpl.sniff)? */
+static int
+match_sniff(const char *path, int isdir, const unsigned char *head, size_t headlen,
+            NCmodel *model)
+{
+    for (size_t i = 0; i < NC_nformats; i++) {
+        const NC_FormatImpl *impl = NC_formats[i].impl;
+        if (impl != NULL && impl->sniff != NULL && impl->sniff(path, isdir, head, headlen)) {
+            set_model(model, &NC_formats[i], 0);
+            return 1;
+        }
+    }
+    return 0;
+}
 
 /* Does a registered user-defined format claim these bytes? */
 static int
@@ -37,6 +80,7 @@ match_udf(const unsigned char *buf, size_t len, NCmodel *model)
             model->impl = NC_udf_formatx(i);
             model->format = 0;
             model->mode = 0;
+            model->fmt = NULL;
             return 1;
         }
     }
@@ -46,34 +90,10 @@ match_udf(const unsigned char *buf, size_t len, NCmodel *model)
 int
 NC_infer_bytes(const unsigned char *buf, size_t len, NCmodel *model)
 {
-    NCmodel m = {0, 0, 0};
+    NCmodel m = {0, 0, 0, NULL};
     if (buf == NULL || model == NULL)
         return NC_EINVAL;
-    if (match_udf(buf, len, &m)) {
-        *model = m;
-        return NC_NOERR;
-    }
-    if (len >= 4 && buf[0] == 'C' && buf[1] == 'D' && buf[2] == 'F') {
-        switch (buf[3]) {
-        case 1: m.format = NC_FORMAT_CLASSIC; break;
-        case 2: m.format = NC_FORMAT_64BIT_OFFSET; m.mode = NC_64BIT_OFFSET; break;
-        case 5: m.format = NC_FORMAT_64BIT_DATA; m.mode = NC_64BIT_DATA; break;
-        default: return NC_ENOTNC;
-        }
-        m.impl = NC_FORMATX_NC3;
-        *model = m;
-        return NC_NOERR;
-    }
-    if (len >= sizeof hdf5_sig && memcmp(buf, hdf5_sig, sizeof hdf5_sig) == 0) {
-        m.impl = NC_FORMATX_NC_HDF5;
-        m.format = NC_FORMAT_NETCDF4;
-        m.mode = NC_NETCDF4;
-        *model = m;
-        return NC_NOERR;
-    }
-    if (len >= sizeof hdf4_sig && memcmp(buf, hdf4_sig, sizeof hdf4_sig) == 0) {
-        m.impl = NC_FORMATX_NC_HDF4;
-        m.format = NC_FORMAT_NETCDF4;
+    if (match_udf(buf, len, &m) || match_magic(buf, len, 0, &m)) {
         *model = m;
         return NC_NOERR;
     }
@@ -99,10 +119,9 @@ url_scheme(const char *path, size_t *schemelen)
 
 /* Is key one of the comma-separated values of "mode=" in the fragment? */
 static int
-frag_has_mode(const char *frag, const char *key)
+frag_has_mode(const char *frag, const char *key, size_t klen)
 {
     const char *p = frag;
-    size_t klen = strlen(key);
     while (p != NULL && *p) {
         const char *amp = strchr(p, '&');
         size_t plen = amp ? (size_t)(amp - p) : strlen(p);
@@ -123,13 +142,40 @@ frag_has_mode(const char *frag, const char *key)
     return 0;
 }
 
+/* Calls fn(word, wordlen, arg) for each word of a comma-separated list until
+ * one returns nonzero; returns that. */
+static int
+any_word(const char *list, int (*fn)(const char *, size_t, const void *), const void *arg)
+{
+    for (const char *p = list; p != NULL && *p;) {
+        const char *c = strchr(p, ',');
+        size_t n = c ? (size_t)(c - p) : strlen(p);
+        if (fn(p, n, arg))
+            return 1;
+        p = c ? c + 1 : NULL;
+    }
+    return 0;
+}
+
+static int
+is_frag_key(const char *w, size_t n, const void *frag)
+{
+    return frag_has_mode(frag, w, n);
+}
+
+static int
+is_scheme(const char *w, size_t n, const void *scheme)
+{
+    return strlen(scheme) == n && strncmp(w, scheme, n) == 0;
+}
+
 int
 NC_infer_url(const char *path, int *isurl, NCmodel *model, char **pathp)
 {
     size_t slen = 0;
     const char *frag;
     char scheme[32];
-    NCmodel m = {0, 0, 0};
+    const NC_Format *found = NULL;
 
     *isurl = 0;
     *pathp = NULL;
@@ -146,17 +192,13 @@ NC_infer_url(const char *path, int *isurl, NCmodel *model, char **pathp)
     frag = strchr(path, '#');
     frag = frag ? frag + 1 : "";
 
-    if (frag_has_mode(frag, "nczarr") || frag_has_mode(frag, "zarr")
-        || frag_has_mode(frag, "zip") || frag_has_mode(frag, "s3")
-        || frag_has_mode(frag, "xarray") || frag_has_mode(frag, "noxarray")) {
-        m.impl = NC_FORMATX_NCZARR;
-    } else if (frag_has_mode(frag, "dap4") || strcmp(scheme, "dap4") == 0) {
-        m.impl = NC_FORMATX_DAP4;
-    } else if (frag_has_mode(frag, "dap2") || strcmp(scheme, "dap2") == 0) {
-        m.impl = NC_FORMATX_DAP2;
-    } else if (frag_has_mode(frag, "bytes")) {
-        m.impl = NC_FORMATX_NC3;  /* byte ranges: the bytes decide later */
-    } else if (strcmp(scheme, "file") == 0) {
+    /* A "#mode=" key, or a scheme that is as good as one, in row order. */
+    for (size_t i = 0; i < NC_nformats && found == NULL; i++) {
+        if (any_word(NC_formats[i].modekeys, is_frag_key, frag)
+            || any_word(NC_formats[i].schemes, is_scheme, scheme))
+            found = &NC_formats[i];
+    }
+    if (found == NULL && strcmp(scheme, "file") == 0) {
         /* file:///path without a storage mode is just a local path */
         const char *p = path + slen + 3;
         size_t n = strcspn(p, "#?");
@@ -168,51 +210,84 @@ NC_infer_url(const char *path, int *isurl, NCmodel *model, char **pathp)
         *isurl = 0;
         *pathp = local;
         return NC_NOERR;
-    } else if (strcmp(scheme, "http") == 0 || strcmp(scheme, "https") == 0) {
-        m.impl = NC_FORMATX_DAP2;  /* upstream's default for a bare http URL */
-    } else if (strcmp(scheme, "s3") == 0) {
-        m.impl = NC_FORMATX_NCZARR;
-    } else {
-        return NC_EURL;
     }
+    /* A bare URL: the row claiming its scheme by default. */
+    for (size_t i = 0; i < NC_nformats && found == NULL; i++) {
+        if (any_word(NC_formats[i].fallback_schemes, is_scheme, scheme))
+            found = &NC_formats[i];
+    }
+    if (found == NULL)
+        return NC_EURL;
     if ((*pathp = strdup(path)) == NULL)
         return NC_ENOMEM;
-    *model = m;
+    set_model(model, found, 0);
     return NC_NOERR;
 }
 
 /* ---- create and open ------------------------------------------------------------ */
 
+/* The create-by-mode variant that mode asks for: the one whose mode bits
+ * are all in mode, the most specific winning (netCDF-4 classic model over
+ * netCDF-4).  0 if none; NC_EINVAL if two of the same weight (CDF-2 and
+ * CDF-5, or netCDF-4 and CDF-5). */
+static int
+variant_for_mode(int mode, NCmodel *model)
+{
+    int best = 0, tie = 0;
+    for (size_t i = 0; i < NC_nformats; i++) {
+        const NC_Format *f = &NC_formats[i];
+        if (!f->create_by_mode)
+            continue;
+        for (int v = 0; v < NC_MAX_VARIANTS && f->variants[v].format != 0; v++) {
+            int vm = f->variants[v].mode;
+            int weight = 0;
+            for (unsigned b = (unsigned)vm; b != 0; b &= b - 1)
+                weight++;
+            if (vm == 0 || (mode & vm) != vm || weight < best)
+                continue;
+            tie = weight == best;
+            best = weight;
+            set_model(model, f, v);
+        }
+    }
+    return tie ? NC_EINVAL : best > 0;
+}
+
+/* The create-by-mode variant that is format (the default format). */
+static int
+variant_for_format(int format, NCmodel *model)
+{
+    for (size_t i = 0; i < NC_nformats; i++) {
+        const NC_Format *f = &NC_formats[i];
+        for (int v = 0; f->create_by_mode && v < NC_MAX_VARIANTS && f->variants[v].format != 0; v++) {
+            if (f->variants[v].format == format) {
+                set_model(model, f, v);
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
 int
 NC_infer_create(int cmode, int default_format, NCmodel *model)
 {
-    NCmodel m = {NC_FORMATX_NC3, NC_FORMAT_CLASSIC, 0};
-    int udf = NC_udf_slot(cmode);
+    NCmodel m = {0, 0, 0, NULL};
+    int udf = NC_udf_slot(cmode), found;
 
     if ((cmode & NC_64BIT_OFFSET) && (cmode & NC_64BIT_DATA))
         return NC_EINVAL;
     if (udf >= 0) {
         m.impl = NC_udf_formatx(udf);
-        m.format = 0;
-    } else if (cmode & NC_NETCDF4) {
-        m.impl = NC_FORMATX_NC_HDF5;
-        m.format = (cmode & NC_CLASSIC_MODEL) ? NC_FORMAT_NETCDF4_CLASSIC : NC_FORMAT_NETCDF4;
-    } else if (cmode & NC_64BIT_DATA) {
-        m.format = NC_FORMAT_64BIT_DATA;
-    } else if (cmode & NC_64BIT_OFFSET) {
-        m.format = NC_FORMAT_64BIT_OFFSET;
-    } else {
-        switch (default_format) {
-        case NC_FORMAT_64BIT_OFFSET: m.format = default_format; m.mode = NC_64BIT_OFFSET; break;
-        case NC_FORMAT_64BIT_DATA: m.format = default_format; m.mode = NC_64BIT_DATA; break;
-        case NC_FORMAT_NETCDF4:
-            m.impl = NC_FORMATX_NC_HDF5; m.format = default_format; m.mode = NC_NETCDF4; break;
-        case NC_FORMAT_NETCDF4_CLASSIC:
-            m.impl = NC_FORMATX_NC_HDF5; m.format = default_format;
-            m.mode = NC_NETCDF4 | NC_CLASSIC_MODEL; break;
-        default: break;
-        }
+        *model = m;
+        return NC_NOERR;
     }
+    if ((found = variant_for_mode(cmode, &m)) == NC_EINVAL)
+        return NC_EINVAL;
+    /* No format flag: the default format, else the first row's first
+     * variant (CDF-1). */
+    if (!found && !variant_for_format(default_format, &m))
+        set_model(&m, &NC_formats[0], 0);
     *model = m;
     return NC_NOERR;
 }
@@ -234,17 +309,10 @@ NC_infer_open(const char *path, NCmodel *model)
         return stat;
     }
     if (S_ISDIR(st.st_mode)) {
+        /* A directory is a store only if a layer's sniff says so (Zarr
+         * metadata opens with no "#mode="). */
         close(fd);
-#if NC_ENABLE_NCZARR
-        /* A directory holding Zarr metadata opens with no "#mode=". */
-        if (ncz_map_sniff(path)) {
-            model->impl = NC_FORMATX_NCZARR;
-            model->format = NC_FORMAT_NETCDF4;
-            model->mode = NC_NETCDF4;
-            return NC_NOERR;
-        }
-#endif
-        return NC_ENOTNC;
+        return match_sniff(path, 1, NULL, 0, model) ? NC_NOERR : NC_ENOTNC;
     }
     got = pread(fd, buf, sizeof buf, 0);
     if (got < 0) {
@@ -256,22 +324,15 @@ NC_infer_open(const char *path, NCmodel *model)
     /* HDF5 may put its superblock at 512, 1024, 2048, ... (user block). */
     for (off_t off = 512; stat == NC_ENOTNC && off + (off_t)MAGIC_LEN <= st.st_size; off *= 2) {
         got = pread(fd, buf, sizeof buf, off);
-        if (got == (ssize_t)MAGIC_LEN && memcmp(buf, hdf5_sig, MAGIC_LEN) == 0) {
-            model->impl = NC_FORMATX_NC_HDF5;
-            model->format = NC_FORMAT_NETCDF4;
-            model->mode = NC_NETCDF4;
+        if (got == (ssize_t)MAGIC_LEN && match_magic(buf, MAGIC_LEN, 1, model))
             stat = NC_NOERR;
-        }
     }
     close(fd);
-#if NC_ENABLE_NCZARR
-    /* A zip archive of a Zarr store ("PK" local-file header). */
-    if (stat == NC_ENOTNC && got >= 4 && buf[0] == 'P' && buf[1] == 'K' && ncz_map_sniff(path)) {
-        model->impl = NC_FORMATX_NCZARR;
-        model->format = NC_FORMAT_NETCDF4;
-        model->mode = NC_NETCDF4;
+    /* The sniffs see the bytes of the last read: those at offset 0 for a
+     * file shorter than 520 bytes, else those at the last search offset, so
+     * a larger zip archive is opened by "#mode=zip" only, as by the 4.9.0
+     * reference. */
+    if (stat == NC_ENOTNC && match_sniff(path, 0, buf, got > 0 ? (size_t)got : 0, model))
         stat = NC_NOERR;
-    }
-#endif
     return stat;
 }

@@ -91,10 +91,12 @@ int NCDEFAULT_put_varm(int ncid, int varid, const size_t *start, const size_t *e
  * as set by nc_set_default_format(). */
 int NC_get_default_format(void);
 
-/* Dispatch tables of the formats built into this library. */
+/* Dispatch tables of the formats built into this library.  libdispatch
+ * reaches them only through the layers' registry entries (ncformat.h). */
 extern const NC_Dispatch *NC3_dispatch_table;
 
-/* Format layer start-up and shutdown, called once by nc_initialize/nc_finalize. */
+/* Format layer start-up and shutdown, called once by nc_initialize/nc_finalize
+ * through the same entries. */
 int NC3_initialize(void);
 int NC3_finalize(void);
 /* netCDF-4 on HDF5 (libhdf5/), in builds with NC_ENABLE_HDF5. */

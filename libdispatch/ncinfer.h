@@ -1,4 +1,5 @@
-/* ncinfer.h: which format serves a path, a URL or a memory image.
+/* ncinfer.h: which format serves a path, a URL or a memory image, and the
+ * format registry that inference walks (dformat.c; layers see ncformat.h).
  *
  * Pure functions (no I/O except NC_infer_open reading the first bytes of a
  * file) so they can be tested on crafted input.
@@ -7,13 +8,74 @@
 #define NCINFER_H
 
 #include <stddef.h>
+#include "netcdf_dispatch.h"
+#include "ncformat.h"
 
-/* What inference decided. */
+/* ---- the registry ------------------------------------------------------------ */
+
+/* One member of a format family: CDF-1, CDF-2 and CDF-5 are the classic
+ * row's; netCDF-4 and netCDF-4 classic model HDF5's. */
+typedef struct NC_Variant {
+    int format;         /* NC_FORMAT_*; 0 ends a row's list */
+    int mode;           /* mode bits that ask for it on create and that an open implies */
+    const char *magic;  /* bytes that identify it at offset 0; NULL: none */
+    size_t magiclen;
+    int off;            /* 1: this build leaves the variant out (CDF-5 without
+                         * NC_ENABLE_CDF5): nc_set_default_format refuses it */
+} NC_Variant;
+
+#define NC_MAX_VARIANTS 3
+
+/* One row of the registry.  Strings of words are comma-separated. */
+typedef struct NC_Format {
+    int model;                    /* NC_FORMATX_* */
+    const char *name;             /* for messages and docs */
+    NC_Variant variants[NC_MAX_VARIANTS]; /* the first one is what a URL or a
+                                   * sniff implies */
+    int magic_search;             /* magic numbers also looked for at 512, 1024,
+                                   * 2048, ... (an HDF5 user block) */
+    int create_by_mode;           /* nc_create of a path picks it from the mode
+                                   * flags or the default format */
+    const char *modekeys;         /* "#mode=" keys that name it */
+    const char *schemes;          /* URL schemes that name it as a key does */
+    const char *fallback_schemes; /* schemes that name it when no key did */
+    int par_model;                /* NC_FORMATX_* serving a parallel open of its
+                                   * files (PnetCDF for classic); 0: none */
+    const NC_FormatImpl *impl;    /* the layer's entry; NULL when not built */
+} NC_Format;
+
+/* The rows, in the order they are walked: start-up and shutdown, then
+ * URL keys (the first row naming a key wins). */
+extern const NC_Format NC_formats[];
+extern const size_t NC_nformats;
+
+/* ---- what inference decided ------------------------------------------------------ */
+
 typedef struct NCmodel {
     int impl;    /* NC_FORMATX_* that will serve the file */
     int format;  /* NC_FORMAT_* when known from the bytes, else 0 */
     int mode;    /* mode bits implied (NC_64BIT_OFFSET, NC_64BIT_DATA, NC_NETCDF4, NC_UDFn) */
+    const NC_Format *fmt; /* the row that recognised it; NULL for user-defined formats */
 } NCmodel;
+
+/* The dispatch table serving a model: the row's layer, or a user-defined
+ * format's slot.  NC_ENOTBUILT when this build (or no nc_def_user_format)
+ * provides none. */
+int NC_format_dispatch(const NCmodel *m, const NC_Dispatch **tablep);
+
+/* Start-up of every built layer in row order, stopping at the first error;
+ * shutdown of every one (the first error is returned).  Layers that serve no
+ * format (the filter layer) have their own shutdown, after the formats'. */
+int NC_formats_initialize(void);
+int NC_formats_finalize(void);
+int NC_services_finalize(void);
+
+/* May nc_set_default_format select format?  NC_NOERR; NC_ENOTBUILT for a
+ * known format this build cannot create; NC_EINVAL for anything else. */
+int NC_format_check_default(int format);
+
+/* Does any built layer serve parallel (NC_MPIIO) opens? */
+int NC_format_parallel(void);
 
 /* Classify the first len bytes of a file (len may be short: a file that is
  * too small is NC_ENOTNC).  Recognises CDF-1/2/5, the HDF5 superblock at 0,

@@ -1,0 +1,14 @@
+/* hdf5format.c: the netCDF-4/HDF5 layer's entry in the format registry
+ * (libdispatch/ncformat.h): its dispatch table, start-up and shutdown.
+ * HDF5 files are recognised by the registry's row (the superblock
+ * signature at 0, 512, 1024, ...), so no sniff. */
+#include "ncdispatch.h"
+#include "ncformat.h"
+
+const NC_FormatImpl NC4_HDF5_format_impl = {
+    .model = NC_FORMATX_NC_HDF5,
+    .name = "HDF5",
+    .dispatch = &NC4_HDF5_dispatch_table,
+    .initialize = NC4_HDF5_initialize,
+    .finalize = NC4_HDF5_finalize,
+};
