@@ -1,7 +1,8 @@
 #!/bin/sh
 # test.sh: build and run the whole test suite twice -- an optimised build,
 # then an ASan+UBSan debug build -- and the threads tests under TSan,
-# installing missing packages first.
+# installing missing packages first.  Every build treats compiler warnings
+# as errors (NETCDF_ENABLE_WERROR).
 # Extra arguments go to ctest (e.g. ./test.sh -L classic).
 set -e
 cd "$(dirname "$0")"
@@ -12,7 +13,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 run_suite() {
     name=$1; shift
     echo "=== $name build ==="
-    cmake -S . -B "build-$name" -DNC_REF_PREFIX="${ref:-/nonexistent}" "$@" >"build-$name.cmake.log"
+    cmake -S . -B "build-$name" -DNC_REF_PREFIX="${ref:-/nonexistent}" -DNETCDF_ENABLE_WERROR=ON "$@" >"build-$name.cmake.log"
     cmake --build "build-$name" -j "$jobs" 2>&1 | grep -E "warning|error" || true
     cmake --build "build-$name" -j "$jobs" >/dev/null
     echo "=== $name tests ==="
@@ -35,7 +36,7 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
 # Threads: readers and writers on classic, netCDF-4 and Zarr files under TSan
 # (only the thread tests are built in this configuration).
 echo "=== tsan build ==="
-cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DNETCDF_ENABLE_TSAN=ON >build-tsan.cmake.log
+cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DNETCDF_ENABLE_TSAN=ON -DNETCDF_ENABLE_WERROR=ON >build-tsan.cmake.log
 cmake --build build-tsan -j "$jobs" --target tst_threads tst_threads4 tst_zdata_threads >/dev/null
 echo "=== tsan tests ==="
 (cd build-tsan && TSAN_OPTIONS=halt_on_error=1 ctest --output-on-failure -R '^(tst_threads4?|tst_zdata_threads)$')
@@ -43,7 +44,7 @@ echo "=== tsan tests ==="
 # Zarr without HDF5 (NETCDF_ENABLE_HDF5=OFF keeps the enhanced model, the
 # filter layer and NCZarr): the format's own tests, peers left to the passes above.
 echo "=== nohdf5 build ==="
-cmake -S . -B build-nohdf5 -DCMAKE_BUILD_TYPE=Debug -DNETCDF_ENABLE_HDF5=OFF -DNC_REF_PREFIX="${ref:-/nonexistent}" >build-nohdf5.cmake.log
+cmake -S . -B build-nohdf5 -DCMAKE_BUILD_TYPE=Debug -DNETCDF_ENABLE_HDF5=OFF -DNETCDF_ENABLE_WERROR=ON -DNC_REF_PREFIX="${ref:-/nonexistent}" >build-nohdf5.cmake.log
 cmake --build build-nohdf5 -j "$jobs" >/dev/null
 echo "=== nohdf5 tests ==="
 (cd build-nohdf5 && ctest --output-on-failure -j "$jobs" -L nczarr -LE 'slow|interop')
