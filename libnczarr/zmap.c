@@ -338,33 +338,96 @@ mode_has(const char *list, const char *word)
     return 0;
 }
 
+/* ---- store kinds ---------------------------------------------------------- */
+
+/* Backend opens with one signature: path is the local path (NULL for a
+ * remote URL), url what ncz_map_open received. */
+static int
+open_file(const char *path, const char *url, const char *modelist, int mode, NCZ_map **mapp)
+{
+    (void)modelist;
+    return ncz_map_file_open(path, url, mode, mapp);
+}
+
+#ifdef NCZ_HAVE_ZIP
+static int
+open_zip(const char *path, const char *url, const char *modelist, int mode, NCZ_map **mapp)
+{
+    /* pure Zarr (and v3) stores keep their keys at the archive's root,
+     * as zarr-python's ZipStore does; NCZarr uses upstream's layout */
+    int rootlayout = mode_has(modelist, "zarr") || mode_has(modelist, "v3");
+    return ncz_map_zip_open(path, url, mode, rootlayout, mapp);
+}
+#define OPEN_ZIP open_zip
+#else
+#define OPEN_ZIP NULL
+#endif
+
+#ifdef NCZ_HAVE_S3
+static int
+open_s3(const char *path, const char *url, const char *modelist, int mode, NCZ_map **mapp)
+{
+    (void)path;
+    (void)modelist;
+    return ncz_map_s3_open(url, mode, mapp);
+}
+#define OPEN_S3 open_s3
+#else
+#define OPEN_S3 NULL
+#endif
+
+/* The storages a mode list may name.  The first remote one serves remote
+ * URLs named by no word; the first local one local paths that are not a zip
+ * archive. */
+static const struct store_kind {
+    const char *word; /* mode word naming it */
+    int remote;       /* 1: s3://, http://, https:// URLs; 0: local paths */
+    int (*open)(const char *path, const char *url, const char *modelist, int mode,
+                NCZ_map **mapp); /* NULL: not built (NC_ENOTBUILT) */
+} store_kinds[] = {
+    {"file", 0, open_file},
+    {"zip", 0, OPEN_ZIP},
+    {"s3", 1, OPEN_S3},
+};
+#define NKINDS (sizeof store_kinds / sizeof store_kinds[0])
+
+static const struct store_kind *
+kind_named(const char *word)
+{
+    for (size_t i = 0; i < NKINDS; i++)
+        if (strcmp(store_kinds[i].word, word) == 0)
+            return &store_kinds[i];
+    return NULL;
+}
+
 int
 ncz_map_open(const char *url, const char *modelist, int mode, NCZ_map **mapp)
 {
     int st = NC_NOERR;
     char *path = NULL;
+    const struct store_kind *kind = NULL;
 
     if (!url || !*url || !mapp)
         return NC_EINVAL;
     if (mode & NCZ_MAP_CREATE)
         mode |= NCZ_MAP_WRITE;
 
-    int want_zip = mode_has(modelist, "zip");
-    int want_file = mode_has(modelist, "file");
-    int want_s3 = mode_has(modelist, "s3");
-    if (want_zip + want_file + want_s3 > 1)
-        return NC_EINVAL; /* two storages named at once */
+    for (size_t i = 0; i < NKINDS; i++) {
+        if (!mode_has(modelist, store_kinds[i].word))
+            continue;
+        if (kind)
+            return NC_EINVAL; /* two storages named at once */
+        kind = &store_kinds[i];
+    }
 
     if (is_remote_url(url)) {
-        if (want_zip || want_file)
+        if (kind && !kind->remote)
             return NC_EURL;
-#ifdef NCZ_HAVE_S3
-        return ncz_map_s3_open(url, mode, mapp);
-#else
-        return NC_ENOTBUILT;
-#endif
+        if (!kind)
+            kind = kind_named("s3");
+        return kind->open ? kind->open(NULL, url, modelist, mode, mapp) : NC_ENOTBUILT;
     }
-    if (want_s3)
+    if (kind && kind->remote)
         return NC_EURL; /* S3 needs an s3:// or http(s):// URL */
 
     int bad = 0;
@@ -381,23 +444,14 @@ ncz_map_open(const char *url, const char *modelist, int mode, NCZ_map **mapp)
     for (size_t l = strlen(path); l > 1 && path[l - 1] == '/'; l--)
         path[l - 1] = '\0';
 
-    if (!want_zip && !want_file) {
+    if (!kind) {
+        /* an existing regular file that is a zip is an archive; anything
+         * else (a directory, a path not yet there) a directory tree */
         struct stat sb;
-        if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && ncz_is_zip_file(path))
-            want_zip = 1;
+        int zip = stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && ncz_is_zip_file(path);
+        kind = kind_named(zip ? "zip" : "file");
     }
-    if (want_zip) {
-#ifdef NCZ_HAVE_ZIP
-        /* pure Zarr (and v3) stores keep their keys at the archive's root,
-         * as zarr-python's ZipStore does; NCZarr uses upstream's layout */
-        int rootlayout = mode_has(modelist, "zarr") || mode_has(modelist, "v3");
-        st = ncz_map_zip_open(path, url, mode, rootlayout, mapp);
-#else
-        st = NC_ENOTBUILT;
-#endif
-    } else {
-        st = ncz_map_file_open(path, url, mode, mapp);
-    }
+    st = kind->open ? kind->open(path, url, modelist, mode, mapp) : NC_ENOTBUILT;
     free(path);
     return st;
 }
