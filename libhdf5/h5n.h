@@ -169,11 +169,17 @@ int h5n_read_at(const h5n_file *f, uint64_t addr, void *buf, size_t len);
 int h5n_v1_msg(h5n_file *f, uint64_t addr, unsigned mtype, const char *name,
                unsigned char **datap, size_t *lenp);
 
+/* Whether the attribute messages of the version-1 object header at addr
+ * (no checksum) can be decoded by HDF5 without reading past them: each
+ * name terminated, each value as long as its dataspace and datatype say.
+ * NC_NOERR also for a header of another version; H5N_GIVEUP when damaged. */
+int h5n_v1_atts_check(h5n_file *f, uint64_t addr);
+
 /* Whether the version-1 B-tree of chunks of the dataset at addr (o: its
  * parsed version-2 header, or NULL for a version-1 header read here) can be
  * walked without trusting damaged bytes: every node a "TREE" node of chunks
- * one level below its parent (no cycle), inside the file, every chunk's
- * stored bytes inside the file.  NC_NOERR also when the dataset has no such
+ * one level below its parent (no cycle), inside the file (chunks are
+ * bounded where they are read).  NC_NOERR also when the dataset has no such
  * B-tree; H5N_GIVEUP when damaged. */
 int h5n_chunk_index_check(h5n_file *f, const struct h5n_obj *o, uint64_t addr);
 

@@ -731,27 +731,20 @@ h5n_obj_free(h5n_obj *o)
 
 /* ---- attributes of version-1 object headers ---------------------------------------- */
 
-/* Copy len bytes at p into *datap. */
-static int
-v1_copy(const unsigned char *p, size_t len, unsigned char **datap, size_t *lenp)
-{
-    if ((*datap = malloc(len + 1)) == NULL)
-        return NC_ENOMEM;
-    memcpy(*datap, p, len);
-    *lenp = len;
-    return NC_NOERR;
-}
+/* Walk the messages of the version-1 object header at addr (continuation
+ * blocks followed): fn(ud, type, flags, body, size) returns NC_NOERR to go
+ * on, anything else to stop with it (1: found).  A header that is not
+ * version 1, or a block out of the file, ends the walk with NC_NOERR. */
+typedef int (*v1_fn)(void *ud, unsigned type, unsigned flags, const unsigned char *m,
+                     size_t msz);
 
-int
-h5n_v1_msg(h5n_file *f, uint64_t addr, unsigned mtype, const char *name, unsigned char **datap,
-           size_t *lenp)
+static int
+v1_walk(h5n_file *f, uint64_t addr, v1_fn fn, void *ud)
 {
     unsigned char pre[16];
     uint64_t blk[64][2];
-    size_t nblk = 0, namelen = name ? strlen(name) + 1 : 0;
+    size_t nblk = 0;
 
-    *datap = NULL;
-    *lenp = 0;
     /* Prefix: version 1, reserved, message count, reference count, size. */
     if (h5n_read_at(f, addr, pre, 16) || pre[0] != 1)
         return NC_NOERR;
@@ -772,36 +765,152 @@ h5n_v1_msg(h5n_file *f, uint64_t addr, unsigned mtype, const char *name, unsigne
         for (size_t p = 0; p + 8 <= len;) {
             unsigned type = (unsigned)le(b + p, 2), msz = (unsigned)le(b + p + 2, 2);
             const unsigned char *m = b + p + 8;
+            int stat;
             if (msz > len - p - 8)
                 break;
             if (type == 0x10 && msz >= 16 && nblk < 64) {        /* continuation */
                 blk[nblk][0] = le(m, 8);
                 blk[nblk++][1] = le(m + 8, 8);
-            } else if (type == mtype && mtype != 0x0C && !(b[p + 4] & 2)) {
-                int stat = v1_copy(m, msz, datap, lenp);
+            } else if ((stat = fn(ud, type, b[p + 4], m, msz)) != NC_NOERR) {
                 free(b);
                 return stat;
-            } else if (mtype == 0x0C && type == 0x0C && msz >= 8 && !(b[p + 4] & 2) &&
-                       (m[0] == 1 || m[0] == 2 || m[0] == 3)) { /* attribute, not shared */
-                size_t nsz = (size_t)le(m + 2, 2), tsz = (size_t)le(m + 4, 2),
-                       ssz = (size_t)le(m + 6, 2), hdr = m[0] == 3 ? 9 : 8, q;
-                if (m[0] == 1) { /* version 1 pads each part to 8 bytes */
-                    nsz = (nsz + 7) & ~(size_t)7;
-                    tsz = (tsz + 7) & ~(size_t)7;
-                    ssz = (ssz + 7) & ~(size_t)7;
-                }
-                q = hdr + nsz + tsz + ssz;
-                if (q <= msz && hdr + namelen <= msz && memcmp(m + hdr, name, namelen) == 0) {
-                    int stat = v1_copy(m + q, msz - q, datap, lenp);
-                    free(b);
-                    return stat;
-                }
             }
             p += 8 + msz;
         }
         free(b);
     }
     return NC_NOERR;
+}
+
+/* An attribute message (versions 1-3): the offsets of its parts. */
+typedef struct {
+    size_t name, nsz, type, tsz, space, ssz, data;
+} att_parts;
+
+static int
+att_layout(const unsigned char *m, size_t msz, att_parts *a)
+{
+    size_t hdr;
+    if (msz < 8 || m[0] < 1 || m[0] > 3)
+        return 0;
+    hdr = m[0] == 3 ? 9 : 8;
+    a->nsz = (size_t)le(m + 2, 2);
+    a->tsz = (size_t)le(m + 4, 2);
+    a->ssz = (size_t)le(m + 6, 2);
+    a->name = hdr;
+    if (m[0] == 1) { /* version 1 pads each part to 8 bytes */
+        a->type = a->name + ((a->nsz + 7) & ~(size_t)7);
+        a->space = a->type + ((a->tsz + 7) & ~(size_t)7);
+        a->data = a->space + ((a->ssz + 7) & ~(size_t)7);
+    } else {
+        a->type = a->name + a->nsz;
+        a->space = a->type + a->tsz;
+        a->data = a->space + a->ssz;
+    }
+    return a->data <= msz;
+}
+
+typedef struct {
+    unsigned mtype;
+    const char *name;
+    unsigned char **datap;
+    size_t *lenp;
+} find_ud;
+
+static int
+v1_copy(const unsigned char *p, size_t len, unsigned char **datap, size_t *lenp)
+{
+    if ((*datap = malloc(len + 1)) == NULL)
+        return NC_ENOMEM;
+    memcpy(*datap, p, len);
+    *lenp = len;
+    return 1;
+}
+
+static int
+find_cb(void *ud, unsigned type, unsigned flags, const unsigned char *m, size_t msz)
+{
+    find_ud *u = ud;
+    att_parts a;
+    size_t namelen;
+    if (type != u->mtype || (flags & 2))   /* shared messages: elsewhere */
+        return NC_NOERR;
+    if (type != 0x0C)
+        return v1_copy(m, msz, u->datap, u->lenp);
+    namelen = strlen(u->name) + 1;
+    if (att_layout(m, msz, &a) && a.name + namelen <= msz &&
+        memcmp(m + a.name, u->name, namelen) == 0)
+        return v1_copy(m + a.data, msz - a.data, u->datap, u->lenp);
+    return NC_NOERR;
+}
+
+int
+h5n_v1_msg(h5n_file *f, uint64_t addr, unsigned mtype, const char *name, unsigned char **datap,
+           size_t *lenp)
+{
+    find_ud u = {mtype, name, datap, lenp};
+    int stat;
+    *datap = NULL;
+    *lenp = 0;
+    if (mtype == 0x0C && name == NULL)
+        return NC_NOERR;
+    stat = v1_walk(f, addr, find_cb, &u);
+    return stat == 1 ? NC_NOERR : stat;
+}
+
+/* HDF5 (1.10) decodes an attribute message trusting its parts: the name
+ * is copied up to its NUL, the value is copied for as many bytes as the
+ * dataspace and datatype say. */
+static int
+att_check_cb(void *ud, unsigned type, unsigned flags, const unsigned char *m, size_t msz)
+{
+    att_parts a;
+    uint64_t tsize, n = 1;
+    const unsigned char *sp;
+    unsigned rank, sflags, ver, at;
+    (void)ud;
+    if (type != 0x0C || (flags & 2))
+        return NC_NOERR;
+    if (!att_layout(m, msz, &a) || a.nsz == 0 || a.name + a.nsz > msz ||
+        memchr(m + a.name, 0, a.nsz) == NULL)
+        return GIVEUP;
+    if (m[0] >= 2 && (m[1] & 3))
+        return NC_NOERR;   /* shared datatype or dataspace: described elsewhere */
+    if (a.tsz < 8 || a.ssz < 4)
+        return GIVEUP;
+    /* datatype: class and version, 3 bytes of bits, size (4) */
+    tsize = (m[a.type] & 0x0f) == 9 ? 16 : le(m + a.type + 4, 4);
+    /* dataspace: version, rank, flags, (v1: 5 reserved | v2: type), sizes */
+    sp = m + a.space;
+    ver = sp[0];
+    rank = sp[1];
+    sflags = sp[2];
+    if (ver == 1) {
+        at = 8;
+    } else if (ver == 2) {
+        at = 4;
+        if (sp[3] == 2)
+            n = 0;   /* null dataspace */
+    } else {
+        return GIVEUP;
+    }
+    if (rank > H5N_MAX_RANK || at + (size_t)rank * 8 * ((sflags & 1) ? 2 : 1) > a.ssz)
+        return GIVEUP;
+    for (unsigned d = 0; d < rank && n; d++) {
+        uint64_t len = le(sp + at + 8 * (size_t)d, 8);
+        if (len != 0 && n > (uint64_t)msz / len)
+            return GIVEUP;
+        n *= len;
+    }
+    if (n != 0 && (tsize == 0 || n > (msz - a.data) / tsize))
+        return GIVEUP;
+    return NC_NOERR;
+}
+
+int
+h5n_v1_atts_check(h5n_file *f, uint64_t addr)
+{
+    return v1_walk(f, addr, att_check_cb, NULL);
 }
 
 /* ---- version-1 B-trees of chunks ----------------------------------------------------- */
@@ -834,14 +943,9 @@ bt1_node(bt1 *b, uint64_t addr, int level)
         free(buf);
         return GIVEUP;
     }
-    for (unsigned i = 0; i < n && !stat; i++) {
-        const unsigned char *k = buf + (size_t)i * (ks + 8);
-        uint64_t child = le(k + ks, 8);
-        if (level == 0)   /* a chunk: its stored bytes inside the file */
-            stat = h5n_in_file(b->f, child, le(k, 4)) ? NC_NOERR : GIVEUP;
-        else
-            stat = bt1_node(b, child, level - 1);
-    }
+    /* Chunks themselves (level 0) are bounded where they are read. */
+    for (unsigned i = 0; i < n && !stat && level > 0; i++)
+        stat = bt1_node(b, le(buf + (size_t)i * (ks + 8) + ks, 8), level - 1);
     free(buf);
     return stat;
 }

@@ -16,7 +16,9 @@
  *
  * Chunk indexes stored as version-1 B-trees (no checksums) are walked the
  * same way once per dataset before its first read: HDF5 follows a child
- * pointer back to an ancestor until the stack runs out. */
+ * pointer back to an ancestor until the stack runs out.  The attribute
+ * messages of version-1 headers (no checksums either) are checked before
+ * HDF5 first looks at an object's attributes (H5Aexists, H5Aiterate). */
 #include "config.h"
 #include <stdlib.h>
 #include <string.h>
@@ -680,5 +682,21 @@ nc4h5_guard_index(NC4_file *f, NC4H5_var *hv)
             return stat == NC_ENOMEM ? stat : NC_EHDFERR;
     }
     hv->index_checked = 1;
+    return NC_NOERR;
+}
+
+/* ---- attribute messages of version-1 headers --------------------------------------------- */
+
+int
+nc4h5_guard_header(NC4_file *f, hid_t obj)
+{
+    h5n_file *nf = nc4h5_guard(f);
+    haddr_t addr;
+    int stat;
+
+    if (nf == NULL || nc4h5_obj_addr(obj, &addr))
+        return NC_NOERR;
+    if ((stat = h5n_v1_atts_check(nf, (uint64_t)addr)))
+        return stat == NC_ENOMEM ? stat : NC_EHDFERR;
     return NC_NOERR;
 }

@@ -194,6 +194,10 @@ int nc4h5_guard_read(NC4_file *f, hid_t did, hid_t ftid, int ndims, const hsize_
  * one holds the whole extent (H5Dread copied past it), a version-1 B-tree
  * of chunks has no cycle (H5B_find recursed until the stack ran out). */
 int nc4h5_guard_index(NC4_file *f, NC4H5_var *hv);
+/* Before HDF5 first decodes the attributes of obj (H5Aexists, H5Aopen,
+ * H5Aiterate): a version-1 header's attribute messages (no checksum, and
+ * HDF5 copies names and values as their sizes say) checked. */
+int nc4h5_guard_header(NC4_file *f, hid_t obj);
 /* (hdf5open.c) Object address of an open object. */
 int nc4h5_obj_addr(hid_t oid, haddr_t *addr);
 

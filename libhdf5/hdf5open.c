@@ -388,6 +388,9 @@ note_dataset(open_ctx *c, size_t gi, const char *name, hid_t did)
     if (ndims < 0 || ndims > H5S_MAX_RANK)
         return NC_EHDFERR;
     n->ndims = ndims;
+    /* HDF5 decodes attribute messages as it finds them: checked first. */
+    if ((stat = nc4h5_guard_header(c->f, did)))
+        return stat;
     if (c->count_markers && strcmp(name, "phony_dim") == 0)
         c->markers++;
     {
@@ -598,6 +601,10 @@ walk_group(open_ctx *c, size_t gi, int depth)
         if (seen || depth >= MAX_GROUP_DEPTH) {
             close_id(cgid);
             continue;
+        }
+        if ((stat = nc4h5_guard_header(c->f, cgid))) {
+            close_id(cgid);
+            break;
         }
         s = nc4_new_grp(c->grps[gi].g, kids.names[i], &child);
         if (s) {
@@ -1382,6 +1389,8 @@ read_tree(NC4_file *f, hid_t fid, int readonly)
         goto done;
 
     /* Provenance and model, from the root's hidden attributes. */
+    if ((stat = nc4h5_guard_header(f, root)))
+        goto done;
     f->ncproperties = read_text_att(f, root, NC4H5_NCPROPS_ATT);
     nc4h5o_note_model(&c, H5Aexists(root, NC4H5_STRICT_ATT) > 0);
     if (H5Fget_info2(fid, &finfo) >= 0)

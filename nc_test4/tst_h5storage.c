@@ -3,9 +3,11 @@
  * crash inside HDF5: a version-1 B-tree of chunks whose node points back at
  * itself (H5B_find recursed until the stack ran out, from
  * H5Dget_chunk_storage_size for filtered variables and H5Dread otherwise),
- * a node claiming 65535 entries, and a compact dataset whose header stores
- * fewer bytes than its extent needs (H5Dread copied past them).  Each read
- * of a damaged file runs in a child process. */
+ * a node claiming 65535 entries, a compact dataset whose header stores
+ * fewer bytes than its extent needs (H5Dread copied past them), and an
+ * attribute message of a version-1 header whose dataspace outgrows it
+ * (H5Aexists, asked for CLASS at open, copied past it).  Each read of a
+ * damaged file runs in a child process. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +63,16 @@ make_compact(void)
     did = H5Dcreate2(fid, "c", H5T_STD_I32LE, sid, H5P_DEFAULT, dcpl, H5P_DEFAULT);
     CHECK(did >= 0 && H5Dwrite(did, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) >= 0,
           "cannot write %s", COMPACT);
+    {
+        /* an attribute of 3 ints 0x6b6b0000.. */
+        hsize_t adims[1] = {3};
+        int av[3] = {0x6b6b0000, 0x6b6b0001, 0x6b6b0002};
+        hid_t asid = H5Screate_simple(1, adims, NULL);
+        hid_t aid = H5Acreate2(did, "att", H5T_STD_I32LE, asid, H5P_DEFAULT, H5P_DEFAULT);
+        CHECK(aid >= 0 && H5Awrite(aid, H5T_NATIVE_INT, av) >= 0, "cannot write an attribute");
+        H5Aclose(aid);
+        H5Sclose(asid);
+    }
     H5Dclose(did);
     H5Pclose(dcpl);
     H5Sclose(sid);
@@ -216,6 +228,23 @@ main(void)
         if (at) {
             img[at + 2] = 0;
             expect_refused(img, len, "compact size");
+        }
+        free(img);
+    }
+
+    /* The attribute's dataspace (version-1 header, no checksum): its length
+     * of 3 made 2^40 + 3 (HDF5 copied that many values out of the message
+     * when H5Aexists decoded it). */
+    if ((img = slurp(COMPACT, &len)) != NULL) {
+        static const unsigned char val[4] = {0, 0, 0x6b, 0x6b}, three[8] = {3};
+        size_t data = find(img, len, val, sizeof val, 0), at = 0;
+        for (size_t p = data > 48 ? data - 48 : 0; data && p < data && !at; p++)
+            if (memcmp(img + p, three, 8) == 0)
+                at = p;   /* the size (the maximum size follows) */
+        CHECK(at != 0, "no attribute dataspace in %s", COMPACT);
+        if (at) {
+            img[at + 5] = 1;
+            expect_refused(img, len, "attribute dataspace");
         }
         free(img);
     }
