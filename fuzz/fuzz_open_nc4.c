@@ -1,18 +1,27 @@
 /* fuzz_open_nc4.c: libFuzzer target for netCDF-4 (HDF5) images.
  *
- * Each input is opened with nc_open_mem; on success the whole group tree is
+ * Each input is opened by both open paths: nc_open_mem (HDF5 reads the
+ * image) and nc_open of a per-process temporary file with the native
+ * metadata reader enabled (NETCDF_HDF5_NATIVE_OPEN=1: HDF5 takes over where
+ * it gives up, and reads the data).  On success the whole group tree is
  * walked: user types (and their fields/members), dimensions, attributes with
  * their values, variables with every storage inquiry, and each variable is
  * read (whole when small, else one element and a strided sample), values of
  * strings and vlens reclaimed with nc_reclaim_data.  A crash, leak or
  * sanitizer report in our code is a bug; one inside HDF5 is listed in
  * docs/hdf5-fuzz.md (and stopped before HDF5 when a check of ours can).
+ * Seeds: fuzz/corpus_nc4, which holds the seeds of the mutation campaign
+ * (nc_test4/tst_h5mutate.c); fuzz/regress_nc4 holds damaged files that
+ * crashed HDF5 before our checks.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "netcdf.h"
 #include "netcdf_mem.h"
+#include "netcdf_filter.h"
 
 #define MAX_READ_BYTES (1u << 20)
 #define MAX_DEPTH 8
@@ -169,10 +178,28 @@ walk(int ncid, int depth)
     }
 }
 
+/* The input as a file, for the path-based open (one per process). */
+static const char *
+as_file(const uint8_t *data, size_t size)
+{
+    static char path[64];
+    FILE *f;
+    if (path[0] == '\0')
+        snprintf(path, sizeof path, "/tmp/fuzz_open_nc4_%ld.nc", (long)getpid());
+    if ((f = fopen(path, "wb")) == NULL)
+        return NULL;
+    if (fwrite(data, 1, size, f) != size) {
+        fclose(f);
+        return NULL;
+    }
+    return fclose(f) == 0 ? path : NULL;
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     int ncid;
+    const char *path;
     /* nc_open_mem may keep the pointer while open; give it its own copy. */
     void *copy = malloc(size ? size : 1);
     if (copy == NULL)
@@ -183,5 +210,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         (void)nc_close(ncid);
     }
     free(copy);
+    if ((path = as_file(data, size)) != NULL) {
+        setenv("NETCDF_HDF5_NATIVE_OPEN", "1", 1);
+        if (nc_open(path, NC_NOWRITE, &ncid) == NC_NOERR) {
+            walk(ncid, 0);
+            (void)nc_close(ncid);
+        }
+        unlink(path);
+    }
     return 0;
 }

@@ -3,8 +3,9 @@
  * with data; filtered and chunked variables), then N mutants are made from
  * them (seeded byte changes, or a truncation) and each is opened and dumped
  * (every group, dimension, attribute and variable; data read) by both
- * readers -- the native metadata reader and HDF5 -- in a child process with
- * a time limit.  Any crash, hang or sanitizer report (the child dies) fails
+ * readers -- the native metadata reader and HDF5 -- and through both open
+ * paths -- the file and nc_open_mem -- in a child process with a time
+ * limit.  Any crash, hang or sanitizer report (the child dies) fails
  * the test; error codes are fine.  Usage: tst_h5mutate [N [first]]. */
 #include <signal.h>
 #include <stdint.h>
@@ -14,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <netcdf.h>
+#include <netcdf_mem.h>
 #include "nctst.h"
 
 #define NSEED 3
@@ -172,16 +174,33 @@ dump_group(int grp, int depth)
             dump_group(grps[i], depth + 1);
 }
 
+/* Both open paths: the file (native reader, then HDF5) and its image in
+ * memory (nc_open_mem: HDF5). */
 static void
-child(void)
+child(const unsigned char *img, size_t len)
 {
     alarm(60);
-    for (int way = 0; way < 2; way++) {
-        int ncid;
+    for (int way = 0; way < 3; way++) {
+        int ncid, st;
         setenv("NETCDF_HDF5_NATIVE_OPEN", way ? "0" : "1", 1);
-        if (nc_open(mutant, NC_NOWRITE, &ncid) == NC_NOERR) {
+        if (way < 2) {
+            st = nc_open(mutant, NC_NOWRITE, &ncid);
+        } else {
+            void *copy = malloc(len);
+            if (copy == NULL)
+                _exit(0);
+            memcpy(copy, img, len);
+            st = nc_open_mem(mutant, NC_NOWRITE, len, copy, &ncid);
+            if (st != NC_NOERR)
+                free(copy);
+            else
+                img = copy;   /* freed after the close */
+        }
+        if (st == NC_NOERR) {
             dump_group(ncid, 0);
             nc_close(ncid);
+            if (way == 2)
+                free((void *)img);
         }
     }
     _exit(0);
@@ -243,10 +262,10 @@ main(int argc, char **argv)
             printf("cannot write %s\n", mutant);
             return 1;
         }
-        free(m);
         fflush(stdout);
         if ((pid = fork()) == 0)
-            child();
+            child(m, l);
+        free(m);
         waitpid(pid, &status, 0);
         if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
             crashes++;
