@@ -13,6 +13,7 @@
 #include <zlib.h>
 #include <netcdf.h>
 #include "ncfilter.h"
+#include "chain_jobs.h"
 
 static double
 now(void)
@@ -36,7 +37,7 @@ main(int argc, char **argv)
     ncf_filter_spec *chains[2] = {sd, sz};
     const char *names[2] = {"shuffle+deflate-1", "shuffle+zstd-1"};
     int threads[3] = {1, 2, 0};
-    ncf_job *jobs = calloc(nch, sizeof(ncf_job));
+    tjob *jobs = calloc(nch, sizeof(tjob));
     unsigned seed = 12345;
     float x = 0;
     int c, t;
@@ -65,7 +66,7 @@ main(int argc, char **argv)
                 jobs[i].srclen = chunk;
             }
             t0 = now();
-            if (ncf_chain_encode_batch(ch, p, nch, jobs))
+            if (tjobs_encode(ch, p, nch, jobs))
                 return 1;
             t1 = now();
             enc = 0;
@@ -78,7 +79,7 @@ main(int argc, char **argv)
                 jobs[i].dst = back + i * chunk;
                 jobs[i].dstlen = chunk;
             }
-            if (ncf_chain_decode_batch(ch, p, nch, jobs))
+            if (tjobs_decode(ch, p, nch, jobs))
                 return 1;
             t2 = now();
             if (memcmp(back, data, nch * chunk))

@@ -5,8 +5,9 @@
  * decode-into-caller's-buffer fast path); filter chains apply in order and
  * honour the chunk mask; optional filters that fail are masked; deflate
  * streams go both ways between libdeflate and zlib; corrupt or truncated
- * input is an NC_EFILTER, never a crash; batches on pools of 1..4 threads
- * give identical bytes.
+ * input is an NC_EFILTER, never a crash; chunks encoded on pools of 1..4
+ * threads give identical bytes; Zarr's gzip and crc32c run as libfilter
+ * codecs; the per-thread scratch keeps its slots apart.
  */
 #include <math.h>
 #include <pthread.h>
@@ -17,6 +18,7 @@
 #include <zlib.h>
 #include "nctst.h"
 #include "ncfilter.h"
+#include "chain_jobs.h"
 
 #define NBIG 70001 /* odd, and not a multiple of any element size */
 
@@ -367,7 +369,7 @@ test_pool(void)
     ncf_filter_spec s[2] = {{2, 0, 1, &four}, {1, 0, 1, &one}};
     ncf_chain *c;
     unsigned char *d = make_data((size_t)NCH * CH, 1, 11);
-    ncf_job ref[NCH];
+    tjob ref[NCH];
     int t;
     size_t i;
     OK(ncf_chain_create(2, s, 4, &c));
@@ -376,17 +378,17 @@ test_pool(void)
         ref[i].src = d + i * CH;
         ref[i].srclen = CH - (i == NCH - 1 ? 3 : 0);
     }
-    OK(ncf_chain_encode_batch(c, NULL, NCH, ref));
+    OK(tjobs_encode(c, NULL, NCH, ref));
     for (t = 1; t <= 4; t++) {
         ncf_pool *p;
-        ncf_job jobs[NCH];
+        tjob jobs[NCH];
         unsigned char *back = calloc((size_t)NCH, CH);
         OK(ncf_pool_create(t, &p));
         CHECK(ncf_pool_nthreads(p) == t, "pool threads %d", ncf_pool_nthreads(p));
         memcpy(jobs, ref, sizeof(jobs));
         for (i = 0; i < NCH; i++)
             jobs[i].out = NULL;
-        OK(ncf_chain_encode_batch(c, p, NCH, jobs));
+        OK(tjobs_encode(c, p, NCH, jobs));
         for (i = 0; i < NCH; i++) {
             CHECK(jobs[i].outlen == ref[i].outlen && memcmp(jobs[i].out, ref[i].out, ref[i].outlen) == 0,
                   "pool %d chunk %zu identical", t, i);
@@ -397,12 +399,12 @@ test_pool(void)
             jobs[i].dst = back + i * CH;
             jobs[i].dstlen = ref[i].srclen;
         }
-        OK(ncf_chain_decode_batch(c, p, NCH, jobs));
+        OK(tjobs_decode(c, p, NCH, jobs));
         CHECK(memcmp(back, d, (size_t)NCH * CH - 3) == 0, "pool %d decode", t);
         /* One bad chunk: its own status, the others still decoded. */
         jobs[5].srclen = 3;
         memset(back, 0, (size_t)NCH * CH);
-        EXPECT(ncf_chain_decode_batch(c, p, NCH, jobs), NC_EFILTER);
+        EXPECT(tjobs_decode(c, p, NCH, jobs), NC_EFILTER);
         CHECK(jobs[5].status == NC_EFILTER && jobs[6].status == NC_NOERR
               && memcmp(back + 6 * CH, d + 6 * CH, CH) == 0, "bad chunk isolated");
         ncf_pool_free(p);
@@ -431,7 +433,7 @@ shared_caller(void *v)
     enum { N = 9, CH = 20000 };
     int r;
     for (r = 0; r < 20 && !a->bad; r++) {
-        ncf_job jobs[N];
+        tjob jobs[N];
         unsigned char back[N * CH];
         size_t i;
         memset(jobs, 0, sizeof(jobs));
@@ -439,7 +441,7 @@ shared_caller(void *v)
             jobs[i].src = a->data + i * CH;
             jobs[i].srclen = CH;
         }
-        if (ncf_chain_encode_batch(a->chain, a->pool, N, jobs))
+        if (tjobs_encode(a->chain, a->pool, N, jobs))
             a->bad = 1;
         for (i = 0; i < N; i++) {
             jobs[i].src = jobs[i].out;
@@ -448,7 +450,7 @@ shared_caller(void *v)
             jobs[i].dst = back + i * CH;
             jobs[i].dstlen = CH;
         }
-        if (!a->bad && (ncf_chain_decode_batch(a->chain, a->pool, N, jobs) || memcmp(back, a->data, sizeof(back))))
+        if (!a->bad && (tjobs_decode(a->chain, a->pool, N, jobs) || memcmp(back, a->data, sizeof(back))))
             a->bad = 1;
         for (i = 0; i < N; i++)
             free(jobs[i].out);
@@ -483,6 +485,104 @@ test_shared_pool(void)
     ncf_pool_free(p);
     ncf_chain_free(c);
     free(d);
+}
+
+/* Zarr's gzip and crc32c are libfilter codecs: they run in chains (alone,
+ * after and before other codecs), are found by name but are no HDF5
+ * filter ids; gzip writes a gzip member zlib reads; crc32c appends the
+ * CRC-32C little-endian; checksum and size errors are NC_EFILTER; the
+ * size-unknown decode is bounded by its limit. */
+static void
+test_zarr_codecs(void)
+{
+    unsigned one = 1, three = 3, lvl[] = {0, 1, 6, 9};
+    ncf_filter_spec s = {NCF_ID_GZIP, 0, 1, &one}, crc = {NCF_ID_CRC32C, 0, 0, NULL};
+    ncf_filter_spec zc[2] = {{NCF_ID_ZSTD, 0, 1, &three}, {NCF_ID_CRC32C, 0, 0, NULL}};
+    ncf_filter_spec gzc[3] = {{NCF_ID_GZIP, 0, 1, &one}, {NCF_ID_ZSTD, 0, 1, &three}, {NCF_ID_CRC32C, 0, 0, NULL}};
+    ncf_filter_spec fc[2] = {{NCF_ID_FLETCHER32, 0, 0, NULL}, {NCF_ID_GZIP, 0, 1, &one}};
+    const ncf_codec *c;
+    ncf_chain *ch;
+    unsigned char *d = make_data(NBIG, 1, 7), back[64];
+    void *enc = NULL, *dec = NULL;
+    size_t enclen = 0, declen = 0, i;
+    char name[32];
+    for (i = 0; i < 4; i++) {
+        s.params = &lvl[i];
+        snprintf(name, sizeof(name), "gzip %u", lvl[i]);
+        all_sizes(name, 1, &s);
+    }
+    s.params = &one;
+    all_sizes("crc32c", 1, &crc);
+    all_sizes("zstd+crc32c", 2, zc);
+    all_sizes("gzip+zstd+crc32c", 3, gzc);
+    all_sizes("fletcher32+gzip", 2, fc);
+    CHECK(ncf_crc32c("123456789", 9) == 0xE3069283u, "crc32c check value");
+    EXPECT(ncf_codec_find(NCF_ID_GZIP, &c), NC_ENOFILTER);
+    EXPECT(ncf_filter_avail(NCF_ID_CRC32C), NC_ENOFILTER);
+    OK(ncf_codec_find_name("gzip", &c));
+    CHECK(c->id == NCF_ID_GZIP && c->builtin, "gzip by name");
+    OK(ncf_codec_find_name("crc32c", &c));
+    CHECK(c->id == NCF_ID_CRC32C, "crc32c by name");
+    /* gzip: a gzip member zlib's inflate reads back. */
+    OK(ncf_chain_create(1, &s, 4, &ch));
+    OK(ncf_chain_encode(ch, d, NBIG, &enc, &enclen, NULL));
+    {
+        const unsigned char *e = enc;
+        unsigned char *z = malloc(NBIG);
+        z_stream zs;
+        memset(&zs, 0, sizeof(zs));
+        CHECK(enclen > 18 && e[0] == 0x1f && e[1] == 0x8b && e[2] == 8, "gzip header");
+        OK(inflateInit2(&zs, 16 + 15) == Z_OK ? NC_NOERR : NC_EFILTER);
+        zs.next_in = (unsigned char *)enc;
+        zs.avail_in = (uInt)enclen;
+        zs.next_out = z;
+        zs.avail_out = NBIG;
+        CHECK(inflate(&zs, Z_FINISH) == Z_STREAM_END && zs.total_out == NBIG && memcmp(z, d, NBIG) == 0,
+              "zlib reads our gzip");
+        inflateEnd(&zs);
+        free(z);
+    }
+    /* Size unknown: decoded under a limit, refused over it. */
+    OK(ncf_chain_decode_alloc(ch, 0, enc, enclen, NBIG, &dec, &declen));
+    CHECK(declen == NBIG && memcmp(dec, d, NBIG) == 0, "gzip decode_alloc");
+    free(dec);
+    dec = NULL;
+    EXPECT(ncf_chain_decode_alloc(ch, 0, enc, enclen, NBIG / 2, &dec, &declen), NC_EFILTER);
+    CHECK(dec == NULL, "nothing returned over the limit");
+    ((unsigned char *)enc)[enclen - 8] ^= 1; /* gzip's own CRC-32 */
+    EXPECT(ncf_chain_decode(ch, 0, enc, enclen, d, NBIG), NC_EFILTER);
+    free(enc);
+    ncf_chain_free(ch);
+    /* crc32c: the trailer, checked. */
+    OK(ncf_chain_create(1, &crc, 1, &ch));
+    OK(ncf_chain_encode(ch, "123456789", 9, &enc, &enclen, NULL));
+    CHECK(enclen == 13 && memcmp((char *)enc + 9, "\x83\x92\x06\xe3", 4) == 0, "crc32c trailer");
+    OK(ncf_chain_decode(ch, 0, enc, enclen, back, 9));
+    OK(ncf_chain_decode_alloc(ch, 0, enc, enclen, 100, &dec, &declen));
+    CHECK(declen == 9 && memcmp(dec, "123456789", 9) == 0, "crc32c decode_alloc");
+    free(dec);
+    ((unsigned char *)enc)[3] ^= 0x40;
+    EXPECT(ncf_chain_decode(ch, 0, enc, enclen, back, 9), NC_EFILTER);
+    EXPECT(ncf_chain_decode_alloc(ch, 0, enc, enclen, 100, &dec, &declen), NC_EFILTER);
+    EXPECT(ncf_chain_decode(ch, 0, enc, 3, back, 0), NC_EFILTER);
+    free(enc);
+    ncf_chain_free(ch);
+    free(d);
+}
+
+/* The per-thread scratch: grow-only, slack kept, slots apart. */
+static void
+test_scratch(void)
+{
+    unsigned char *a = ncf_scratch_get(NCF_SCRATCH_ENGINE, 100, 50), *b;
+    CHECK(a != NULL, "scratch");
+    memset(a, 1, 150);
+    CHECK(ncf_scratch_get(NCF_SCRATCH_ENGINE, 140, 0) == a, "the slack is kept");
+    b = ncf_scratch_get(NCF_SCRATCH_ENGINE + 1, 10, 0);
+    CHECK(b != NULL && b != a, "slots apart");
+    CHECK(ncf_scratch_get(NCF_SCRATCH_HDF5, 0, 0) != NULL, "an empty request still gets a buffer");
+    CHECK(ncf_scratch_get(NCF_SCRATCH_NSLOTS, 10, 0) == NULL && ncf_scratch_get(-1, 10, 0) == NULL,
+          "bad slots refused");
 }
 
 static void
@@ -561,6 +661,8 @@ main(void)
     test_corrupt();
     test_pool();
     test_shared_pool();
+    test_zarr_codecs();
+    test_scratch();
     ncf_finalize();
     return nct_summary("tst_codecs");
 }

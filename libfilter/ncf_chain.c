@@ -4,10 +4,11 @@
  * skipped and its bit set in the chunk's mask, a mandatory one fails the
  * chunk.  Decode applies the unmasked filters in reverse; its last step
  * writes straight into the caller's buffer when the codec can
- * (decode_into), so a deflate-only chunk is inflated in place with no copy.
+ * (decode_into), so a deflate-only chunk is inflated in place with no copy,
+ * and checksums (fletcher32, crc32c) are checked where the bytes lie.
+ * Intermediate results live in the per-thread scratch (ncf_scratch_get).
  */
 #include "config.h"
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "netcdf.h"
@@ -53,7 +54,7 @@ ncf_chain_create(size_t n, const ncf_filter_spec *specs, size_t typesize, ncf_ch
             stat = NC_EINVAL;
             break;
         }
-        if ((stat = ncf_codec_find(specs[i].id, &l->codec)))
+        if ((stat = ncf_codec_lookup(specs[i].id, &l->codec)))
             break;
         /* Blosc needs the type size; give it when the stored one is 0. */
         if (specs[i].id == NCF_ID_BLOSC && np < 3)
@@ -100,59 +101,11 @@ ncf_chain_nfilters(const ncf_chain *c)
     return c ? c->n : 0;
 }
 
-/* ---- per-thread scratch ---------------------------------------------------------- */
-
-/* Two grow-only buffers per thread for the intermediate steps of a chain,
- * so that steady-state decoding allocates nothing (fresh allocations of
- * chunk-sized buffers cost a page fault per 4 KiB). */
-typedef struct scratch {
-    unsigned char *b[2];
-    size_t cap[2];
-} scratch;
-
-static pthread_key_t scratch_key;
-static pthread_once_t scratch_once = PTHREAD_ONCE_INIT;
-
-static void
-scratch_free(void *v)
-{
-    scratch *s = v;
-    if (s) {
-        free(s->b[0]);
-        free(s->b[1]);
-        free(s);
-    }
-}
-
-static void
-scratch_init(void)
-{
-    (void)pthread_key_create(&scratch_key, scratch_free);
-}
-
-/* Buffer k of this thread's scratch with at least n bytes, or NULL. */
+/* Buffer k (0 or 1) of this thread's chain scratch with at least n bytes. */
 static unsigned char *
 scratch_get(int k, size_t n)
 {
-    scratch *s;
-    pthread_once(&scratch_once, scratch_init);
-    if ((s = pthread_getspecific(scratch_key)) == NULL) {
-        if ((s = calloc(1, sizeof(*s))) == NULL)
-            return NULL;
-        if (pthread_setspecific(scratch_key, s) != 0) {
-            free(s);
-            return NULL;
-        }
-    }
-    if (s->cap[k] < n) {
-        unsigned char *b = malloc(n);
-        if (b == NULL)
-            return NULL;
-        free(s->b[k]);
-        s->b[k] = b;
-        s->cap[k] = n;
-    }
-    return s->b[k];
+    return ncf_scratch_get(NCF_SCRATCH_CHAIN + k, n, 0);
 }
 
 /* One step through the generic (H5Z) filter function: *heapp is the
@@ -176,6 +129,50 @@ generic_step(const link_t *l, unsigned flags, const void *cur, size_t len, size_
     return got;
 }
 
+/* Make the result the caller's own buffer: *heapp when the data are in
+ * it, else a malloc'ed copy of cur (*heapp then freed and replaced). */
+static int
+own_result(const void *cur, size_t len, void **heapp)
+{
+    void *out;
+    if (*heapp != NULL && cur == *heapp)
+        return NC_NOERR;
+    if ((out = malloc(len ? len : 1)) == NULL)
+        return NC_ENOMEM;
+    if (len)
+        memcpy(out, cur, len);
+    free(*heapp);
+    *heapp = out;
+    return NC_NOERR;
+}
+
+/* What every decode step starts with: NC_ENOFILTER when the codec cannot
+ * decode; a checksum is checked where the data lie (*lenp loses the
+ * trailer, *checked set: the step is done). */
+static int
+step_start(const link_t *l, unsigned flags, const void *cur, size_t *lenp, int *checked)
+{
+    size_t got = 0;
+    int stat;
+    if (!l->codec->can_decode)
+        return NC_ENOFILTER;
+    if (l->codec->verify == NULL)
+        return NC_NOERR;
+    if ((stat = l->codec->verify(flags, l->nparams, l->params, cur, *lenp, &got)))
+        return stat;
+    *lenp = got;
+    *checked = 1;
+    return NC_NOERR;
+}
+
+/* The decode limit of a chunk of dstlen bytes: twice it plus 1 MiB (no
+ * step of a real pipeline needs more). */
+static size_t
+chunk_limit(size_t dstlen)
+{
+    return (dstlen > ((size_t)1 << 38) ? dstlen : 2 * dstlen) + ((size_t)1 << 20);
+}
+
 int
 ncf_chain_decode(const ncf_chain *c, unsigned int mask, const void *src, size_t srclen, void *dst,
                  size_t dstlen)
@@ -188,7 +185,7 @@ ncf_chain_decode(const ncf_chain *c, unsigned int mask, const void *src, size_t 
 
     if (c == NULL || (srclen > 0 && src == NULL) || (dstlen > 0 && dst == NULL))
         return NC_EINVAL;
-    ncf_decode_limit_tl = (dstlen > ((size_t)1 << 38) ? dstlen : 2 * dstlen) + ((size_t)1 << 20);
+    ncf_decode_limit_tl = chunk_limit(dstlen);
     /* The first filter (in write order) that was applied: decoded last. */
     for (i = 0; i < c->n; i++)
         if (!(mask & (1u << i))) {
@@ -199,12 +196,13 @@ ncf_chain_decode(const ncf_chain *c, unsigned int mask, const void *src, size_t 
         const link_t *l = &c->f[i];
         unsigned flags = l->flags | NCF_REVERSE;
         size_t got = 0;
+        int checked = 0;
         if (mask & (1u << i))
             continue;
-        if (!l->codec->can_decode) {
-            stat = NC_ENOFILTER;
+        if ((stat = step_start(l, flags, cur, &len, &checked)))
             goto done;
-        }
+        if (checked)
+            continue;
         if (l->codec->into != NULL) {
             /* Last step straight into the caller's buffer; earlier ones into
              * scratch with room for any real filter's overhead. */
@@ -239,13 +237,60 @@ ncf_chain_decode(const ncf_chain *c, unsigned int mask, const void *src, size_t 
         cur = heap;
         len = got;
     }
-    /* No filter decoded into dst (none applied, or a plugin was last). */
+    /* No filter decoded into dst (none applied, a checksum or a plugin was
+     * last). */
     if (len != dstlen) {
         stat = NC_EFILTER;
         goto done;
     }
     if (len)
         memcpy(dst, cur, len);
+done:
+    ncf_decode_limit_tl = saved_limit;
+    free(heap);
+    return stat;
+}
+
+int
+ncf_chain_decode_alloc(const ncf_chain *c, unsigned int mask, const void *src, size_t srclen, size_t limit,
+                       void **outp, size_t *outlenp)
+{
+    void *heap = NULL;
+    const void *cur = src;
+    size_t len = srclen, i;
+    int stat = NC_NOERR;
+    size_t saved_limit = ncf_decode_limit_tl;
+
+    if (c == NULL || outp == NULL || outlenp == NULL || (srclen > 0 && src == NULL))
+        return NC_EINVAL;
+    *outp = NULL;
+    *outlenp = 0;
+    ncf_decode_limit_tl = limit;
+    for (i = c->n; i-- > 0;) {
+        const link_t *l = &c->f[i];
+        unsigned flags = l->flags | NCF_REVERSE;
+        size_t got = 0;
+        int checked = 0;
+        if (mask & (1u << i))
+            continue;
+        if ((stat = step_start(l, flags, cur, &len, &checked)))
+            goto done;
+        if (checked)
+            continue;
+        /* The size is unknown: every codec's allocating form, bounded by
+         * the limit. */
+        if ((got = generic_step(l, flags, cur, len, 0, &heap)) == 0) {
+            stat = NC_EFILTER;
+            goto done;
+        }
+        cur = heap;
+        len = got;
+    }
+    if ((stat = own_result(cur, len, &heap)))
+        goto done;
+    *outp = heap;
+    *outlenp = len;
+    heap = NULL;
 done:
     ncf_decode_limit_tl = saved_limit;
     free(heap);
@@ -316,18 +361,8 @@ ncf_chain_encode(const ncf_chain *c, const void *src, size_t srclen, void **outp
             mask |= 1u << i; /* optional: the chunk is stored without it */
         }
     }
-    /* The result must be the caller's own buffer. */
-    if (heap == NULL || cur != heap) {
-        void *out = malloc(len ? len : 1);
-        if (out == NULL) {
-            stat = NC_ENOMEM;
-            goto done;
-        }
-        if (len)
-            memcpy(out, cur, len);
-        free(heap);
-        heap = out;
-    }
+    if ((stat = own_result(cur, len, &heap)))
+        goto done;
     *outp = heap;
     heap = NULL;
     *outlenp = len;
@@ -336,57 +371,4 @@ ncf_chain_encode(const ncf_chain *c, const void *src, size_t srclen, void **outp
 done:
     free(heap);
     return stat;
-}
-
-/* ---- batches ---------------------------------------------------------------------- */
-
-typedef struct batch_arg {
-    const ncf_chain *chain;
-    ncf_job *jobs;
-} batch_arg;
-
-static void
-decode_task(void *arg, size_t i)
-{
-    batch_arg *a = arg;
-    ncf_job *j = &a->jobs[i];
-    j->status = ncf_chain_decode(a->chain, j->mask, j->src, j->srclen, j->dst, j->dstlen);
-}
-
-static void
-encode_task(void *arg, size_t i)
-{
-    batch_arg *a = arg;
-    ncf_job *j = &a->jobs[i];
-    j->status = ncf_chain_encode(a->chain, j->src, j->srclen, &j->out, &j->outlen, &j->outmask);
-}
-
-static int
-run_batch(const ncf_chain *c, ncf_pool *pool, size_t n, ncf_job *jobs, ncf_task_fn fn)
-{
-    batch_arg a;
-    size_t i;
-    int stat;
-    if (c == NULL || (n > 0 && jobs == NULL))
-        return NC_EINVAL;
-    a.chain = c;
-    a.jobs = jobs;
-    if ((stat = ncf_pool_run(pool, n, fn, &a)))
-        return stat;
-    for (i = 0; i < n; i++)
-        if (jobs[i].status)
-            return jobs[i].status;
-    return NC_NOERR;
-}
-
-int
-ncf_chain_decode_batch(const ncf_chain *c, ncf_pool *pool, size_t n, ncf_job *jobs)
-{
-    return run_batch(c, pool, n, jobs, decode_task);
-}
-
-int
-ncf_chain_encode_batch(const ncf_chain *c, ncf_pool *pool, size_t n, ncf_job *jobs)
-{
-    return run_batch(c, pool, n, jobs, encode_task);
 }

@@ -1,4 +1,5 @@
-/* ncf_codecs.h: the built-in codecs of libfilter, one source file each.
+/* ncf_codecs.h: the built-in codecs of libfilter, one source file each;
+ * private to libfilter (formats use ncfilter.h).
  *
  * Each is an HDF5 filter function (H5Z_func_t semantics: *buf holds nbytes,
  * *buf_size allocated; on success the output replaces *buf and its length
@@ -14,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include "ncfilter.h"
+#include "ncbyteorder.h"
 
 #ifdef NCF_H5MEM
 #include <hdf5.h>
@@ -26,14 +29,6 @@
 
 #define NCF_REVERSE 0x0100u   /* H5Z_FLAG_REVERSE */
 #define NCF_SKIP_EDC 0x0200u  /* H5Z_FLAG_SKIP_EDC */
-
-#define NCF_ID_DEFLATE 1u
-#define NCF_ID_SHUFFLE 2u
-#define NCF_ID_FLETCHER32 3u
-#define NCF_ID_SZIP 4u
-#define NCF_ID_BZIP2 307u
-#define NCF_ID_ZSTD 32015u
-#define NCF_ID_BLOSC 32001u
 
 #define NCF_FILTER_PROTO(name)                                                           \
     size_t name(unsigned int flags, size_t cd_nelmts, const unsigned int cd_values[],    \
@@ -68,11 +63,37 @@ NCF_BOUND_PROTO(ncf_bzip2_bound);
 NCF_FILTER_PROTO(ncf_blosc_filter);
 NCF_INTO_PROTO(ncf_blosc_into);
 NCF_BOUND_PROTO(ncf_blosc_bound);
+NCF_FILTER_PROTO(ncf_gzip_filter);
+NCF_INTO_PROTO(ncf_gzip_into);
+NCF_BOUND_PROTO(ncf_gzip_bound);
+NCF_FILTER_PROTO(ncf_crc32c_filter);
+NCF_INTO_PROTO(ncf_crc32c_into);
+NCF_BOUND_PROTO(ncf_crc32c_bound);
+/* Decode by checking: the decoded bytes are the first *outlen of src
+ * (checksum codecs drop their trailer); NC_EFILTER on a mismatch. */
+#define NCF_VERIFY_PROTO(name)                                                         \
+    int name(unsigned flags, size_t nparams, const unsigned *params, const void *src, \
+             size_t srclen, size_t *outlen)
+NCF_VERIFY_PROTO(ncf_fletcher32_verify);
+NCF_VERIFY_PROTO(ncf_crc32c_verify);
 
-/* Largest output a decode step may allocate.  Inside libfilter a chain sets
- * it per chunk (twice the chunk size plus 1 MiB: no step of a real
- * pipeline needs more), so a tiny hostile frame cannot claim gigabytes;
- * in the plugins HDF5 sets no limit. */
+/* Any codec by id, the name-only ones (NCF_ID_GZIP...) included; the
+ * chain resolves its filters with it.  ncf_codec_find answers for HDF5
+ * filter ids only. */
+int ncf_codec_lookup(unsigned int id, const ncf_codec **codecp);
+
+/* Per-thread codec state (ncf_scratch.c): this thread's zeroed object of
+ * size bytes for slot, made on first use; release(obj) runs when the
+ * thread exits (then obj is freed).  NULL on ENOMEM. */
+enum { NCF_STATE_DEFLATE, NCF_STATE_ZSTD, NCF_STATE_NSLOTS };
+void *ncf_scratch_state(int slot, size_t size, void (*release)(void *));
+
+/* Largest output a decode step may allocate.  The chain sets it around
+ * each decode (ncf_chain_decode: twice the chunk size plus 1 MiB, as no
+ * step of a real pipeline needs more; ncf_chain_decode_alloc: its caller's
+ * limit), so a tiny hostile frame cannot claim gigabytes; in the plugins
+ * HDF5 sets no limit.  A thread-local because the H5Z signature has no
+ * room for it; only libfilter's own files touch it. */
 #ifdef NCF_H5MEM
 static inline size_t
 ncf_decode_limit(void)
@@ -96,21 +117,6 @@ ncf_replace(void **buf, size_t *buf_size, void *out, size_t outlen, size_t n)
     *buf = out;
     *buf_size = outlen;
     return n;
-}
-
-/* Little-endian 32-bit load/store (HDF5's UINT32ENCODE/DECODE). */
-static inline uint32_t
-ncf_le32(const unsigned char *p)
-{
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
-}
-static inline void
-ncf_put_le32(unsigned char *p, uint32_t v)
-{
-    p[0] = (unsigned char)v;
-    p[1] = (unsigned char)(v >> 8);
-    p[2] = (unsigned char)(v >> 16);
-    p[3] = (unsigned char)(v >> 24);
 }
 
 #endif /* NCF_CODECS_H */

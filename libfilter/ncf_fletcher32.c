@@ -39,31 +39,45 @@ ncf_fletcher32(const void *data, size_t len)
     return (unsigned int)((b << 16) | a);
 }
 
-NCF_INTO_PROTO(ncf_fletcher32_into)
+/* Is stored the checksum of p[0..n), in the current or the pre-1.6.3 form
+ * (bytes swapped within each 16-bit half)? */
+static int
+sum_ok(const unsigned char *p, size_t n, uint32_t stored)
+{
+    uint32_t sum = ncf_fletcher32(p, n);
+    uint32_t rev = ((sum & 0x00ff00ffu) << 8) | ((sum >> 8) & 0x00ff00ffu);
+    return stored == sum || stored == rev;
+}
+
+NCF_VERIFY_PROTO(ncf_fletcher32_verify)
 {
     const unsigned char *p = src;
     (void)nparams;
     (void)params;
+    if (srclen < 4)
+        return NC_EFILTER;
+    if (!(flags & NCF_SKIP_EDC) && !sum_ok(p, srclen - 4, nc_get_le32(p + srclen - 4)))
+        return NC_EFILTER;
+    *outlen = srclen - 4;
+    return NC_NOERR;
+}
+
+NCF_INTO_PROTO(ncf_fletcher32_into)
+{
+    const unsigned char *p = src;
     if (flags & NCF_REVERSE) {
-        size_t n;
-        if (srclen < 4 || srclen - 4 > cap)
-            return NC_EFILTER;
-        n = srclen - 4;
-        if (!(flags & NCF_SKIP_EDC)) {
-            uint32_t stored = ncf_le32(p + n), sum = ncf_fletcher32(p, n);
-            uint32_t rev = ((sum & 0x00ff00ffu) << 8) | ((sum >> 8) & 0x00ff00ffu);
-            if (stored != sum && stored != rev)
-                return NC_EFILTER;
-        }
-        memcpy(dst, p, n);
-        *outlen = n;
-    } else {
-        if (srclen + 4 > cap)
-            return NC_EFILTER;
-        memcpy(dst, p, srclen);
-        ncf_put_le32((unsigned char *)dst + srclen, ncf_fletcher32(p, srclen));
-        *outlen = srclen + 4;
+        int stat = ncf_fletcher32_verify(flags, nparams, params, src, srclen, outlen);
+        if (stat == NC_NOERR && *outlen > cap)
+            stat = NC_EFILTER;
+        if (stat == NC_NOERR)
+            memcpy(dst, p, *outlen);
+        return stat;
     }
+    if (srclen + 4 > cap)
+        return NC_EFILTER;
+    memcpy(dst, p, srclen);
+    nc_put_le32((unsigned char *)dst + srclen, ncf_fletcher32(p, srclen));
+    *outlen = srclen + 4;
     return NC_NOERR;
 }
 
@@ -77,28 +91,15 @@ NCF_BOUND_PROTO(ncf_fletcher32_bound)
 NCF_FILTER_PROTO(ncf_fletcher32_filter)
 {
     unsigned char *p = *buf;
-    (void)cd_nelmts;
-    (void)cd_values;
     if (flags & NCF_REVERSE) {
         size_t n;
-        if (nbytes < 4)
-            return 0;
-        n = nbytes - 4;
-        if (!(flags & NCF_SKIP_EDC)) {
-            uint32_t stored = ncf_le32(p + n);
-            uint32_t sum = ncf_fletcher32(p, n);
-            /* The pre-1.6.3 form: bytes swapped within each 16-bit half. */
-            uint32_t rev = ((sum & 0x00ff00ffu) << 8) | ((sum >> 8) & 0x00ff00ffu);
-            if (stored != sum && stored != rev)
-                return 0;
-        }
-        return n;
+        return ncf_fletcher32_verify(flags, cd_nelmts, cd_values, p, nbytes, &n) == NC_NOERR ? n : 0;
     } else {
         unsigned char *out = ncf_malloc(nbytes + 4);
         if (out == NULL)
             return 0;
         memcpy(out, p, nbytes);
-        ncf_put_le32(out + nbytes, ncf_fletcher32(p, nbytes));
+        nc_put_le32(out + nbytes, ncf_fletcher32(p, nbytes));
         return ncf_replace(buf, buf_size, out, nbytes + 4, nbytes + 4);
     }
 }

@@ -34,16 +34,19 @@
 
 void ncf_pool_shutdown_default(void); /* ncf_pool.c */
 
-#define BUILTIN(id, name, codec, fn) \
-    {id, name, codec, ncf_##fn##_filter, ncf_##fn##_into, ncf_##fn##_bound, 1, 1, 1, "builtin"}
+#define BUILTIN(id, name, codec, fn, verify) \
+    {id, name, codec, ncf_##fn##_filter, ncf_##fn##_into, ncf_##fn##_bound, 1, 1, 1, "builtin", verify}
 static const ncf_codec builtins[] = {
-    BUILTIN(NCF_ID_DEFLATE, "deflate", "zlib", deflate),
-    BUILTIN(NCF_ID_SHUFFLE, "shuffle", "shuffle", shuffle),
-    BUILTIN(NCF_ID_FLETCHER32, "fletcher32", "fletcher32", fletcher32),
-    BUILTIN(NCF_ID_SZIP, "szip", "szip", szip),
-    BUILTIN(NCF_ID_BZIP2, "bzip2", "bz2", bzip2),
-    BUILTIN(NCF_ID_ZSTD, "zstd", "zstd", zstd),
-    BUILTIN(NCF_ID_BLOSC, "blosc", "blosc", blosc),
+    BUILTIN(NCF_ID_DEFLATE, "deflate", "zlib", deflate, NULL),
+    BUILTIN(NCF_ID_SHUFFLE, "shuffle", "shuffle", shuffle, NULL),
+    BUILTIN(NCF_ID_FLETCHER32, "fletcher32", "fletcher32", fletcher32, ncf_fletcher32_verify),
+    BUILTIN(NCF_ID_SZIP, "szip", "szip", szip, NULL),
+    BUILTIN(NCF_ID_BZIP2, "bzip2", "bz2", bzip2, NULL),
+    BUILTIN(NCF_ID_ZSTD, "zstd", "zstd", zstd, NULL),
+    BUILTIN(NCF_ID_BLOSC, "blosc", "blosc", blosc, NULL),
+    /* Zarr codecs with no HDF5 filter id. */
+    BUILTIN(NCF_ID_GZIP, "gzip", "gzip", gzip, NULL),
+    BUILTIN(NCF_ID_CRC32C, "crc32c", "crc32c", crc32c, ncf_crc32c_verify),
 };
 #define NBUILTINS (sizeof(builtins) / sizeof(builtins[0]))
 
@@ -305,11 +308,11 @@ find_builtin(unsigned int id)
 }
 
 int
-ncf_codec_find(unsigned int id, const ncf_codec **codecp)
+ncf_codec_lookup(unsigned int id, const ncf_codec **codecp)
 {
     const ncf_codec *c = find_builtin(id);
     plugin *p;
-    if (c == NULL) {
+    if (c == NULL && id <= H5Z_FILTER_MAX) {
         pthread_mutex_lock(&reg_lock);
         ensure_scanned_locked();
         p = find_plugin_locked(id);
@@ -321,6 +324,14 @@ ncf_codec_find(unsigned int id, const ncf_codec **codecp)
     if (codecp)
         *codecp = c;
     return NC_NOERR;
+}
+
+int
+ncf_codec_find(unsigned int id, const ncf_codec **codecp)
+{
+    if (id > H5Z_FILTER_MAX)
+        return NC_ENOFILTER; /* not an HDF5 filter id */
+    return ncf_codec_lookup(id, codecp);
 }
 
 int

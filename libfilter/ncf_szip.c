@@ -35,7 +35,7 @@ NCF_INTO_PROTO(ncf_szip_into)
         size_t want;
         if (srclen < 4)
             return NC_EFILTER;
-        want = ncf_le32(s);
+        want = nc_get_le32(s);
         if (want > cap)
             return NC_EFILTER;
         out = want;
@@ -45,7 +45,7 @@ NCF_INTO_PROTO(ncf_szip_into)
     } else {
         if (srclen > 0xffffffffu || cap < 4)
             return NC_EFILTER;
-        ncf_put_le32(d, (uint32_t)srclen);
+        nc_put_le32(d, (uint32_t)srclen);
         /* As HDF5: the output may not exceed the input (optional filter). */
         out = srclen < cap - 4 ? srclen : cap - 4;
         if (SZ_BufftoBuffCompress(d + 4, &out, src, srclen, &p) != SZ_OK)
@@ -73,7 +73,7 @@ NCF_FILTER_PROTO(ncf_szip_filter)
         void *dst;
         if (nbytes < 4)
             return 0;
-        want = ncf_le32(in);
+        want = nc_get_le32(in);
         if (want > ncf_decode_limit())
             return 0;
         if ((dst = ncf_malloc(want ? want : 1)) == NULL)
@@ -91,7 +91,7 @@ NCF_FILTER_PROTO(ncf_szip_filter)
             return 0;
         if ((dst = ncf_malloc(nbytes + 4)) == NULL)
             return 0;
-        ncf_put_le32(dst, (uint32_t)nbytes);
+        nc_put_le32(dst, (uint32_t)nbytes);
         /* As HDF5: the output may not exceed the input (optional filter). */
         if (SZ_BufftoBuffCompress(dst + 4, &out, in, nbytes, &p) != SZ_OK) {
             ncf_free(dst);

@@ -1,8 +1,8 @@
 /* ncf_zstd.c: the zstd filter (id 32015) as netCDF's and HDF Group's
  * plugins define it: one parameter, the level (a signed int's bits); the
- * chunk is one zstd frame.  Contexts are cached per thread.
+ * chunk is one zstd frame.  Contexts are cached per thread, in the
+ * library's per-thread scratch.
  */
-#include <pthread.h>
 #include <string.h>
 #include <zstd.h>
 #include "netcdf.h"
@@ -13,40 +13,19 @@ typedef struct tl_state {
     ZSTD_DCtx *d;
 } tl_state;
 
-static pthread_key_t tl_key;
-static pthread_once_t tl_once = PTHREAD_ONCE_INIT;
-
+/* Frees the contexts of a thread's state (ncf_scratch frees the struct). */
 static void
-tl_free(void *v)
+tl_release(void *v)
 {
     tl_state *s = v;
-    if (s == NULL)
-        return;
     ZSTD_freeCCtx(s->c);
     ZSTD_freeDCtx(s->d);
-    free(s);
-}
-
-static void
-tl_init(void)
-{
-    (void)pthread_key_create(&tl_key, tl_free);
 }
 
 static tl_state *
 tl_get(void)
 {
-    tl_state *s;
-    pthread_once(&tl_once, tl_init);
-    if ((s = pthread_getspecific(tl_key)) == NULL) {
-        if ((s = calloc(1, sizeof(*s))) == NULL)
-            return NULL;
-        if (pthread_setspecific(tl_key, s) != 0) {
-            free(s);
-            return NULL;
-        }
-    }
-    return s;
+    return ncf_scratch_state(NCF_STATE_ZSTD, sizeof(tl_state), tl_release);
 }
 
 static ZSTD_DCtx *

@@ -1,50 +1,38 @@
-/* ncfilter.h: the shared filter layer (libfilter/), used by libhdf5 and,
- * later, libnczarr.  No HDF5 header here or in libfilter: filters are
- * HDF5-style (H5Z_class2_t, through netcdf_filter_build.h), but HDF5 itself
- * is never called.
+/* ncfilter.h: the shared filter layer (libfilter/), the one header through
+ * which libhdf5 and libnczarr use it (ncf_codecs.h is libfilter's own).  No
+ * HDF5 header here or in libfilter: filters are HDF5-style (H5Z_class2_t,
+ * through netcdf_filter_build.h), but HDF5 itself is never called.
  *
- * Four parts:
+ * Parts:
  *   - ncf_pool      a thread pool: run N independent tasks, caller joins in.
- *   - registry      filter id <-> codec: built-in codecs (deflate via
+ *   - registry      codec id <-> codec: built-in codecs (deflate via
  *                   libdeflate, shuffle, fletcher32, szip via libaec, zstd,
- *                   bzip2, blosc) and HDF5 filter plugins dlopen'ed from the
- *                   plugin path (nc_plugin_path_get) plus our installed
- *                   plugin directory (NCF_PLUGIN_DIR, compiled in).
- *   - ncf_chain     a filter pipeline on whole chunks: encode in order,
+ *                   bzip2, blosc, and the Zarr-only gzip and crc32c) and
+ *                   HDF5 filter plugins dlopen'ed from the plugin path
+ *                   (nc_plugin_path_get) plus our installed plugin
+ *                   directory (NCF_PLUGIN_DIR, compiled in).
+ *   - ncf_chain     a codec pipeline on whole chunks: encode in order,
  *                   decode in reverse honouring HDF5's per-chunk filter mask
- *                   and H5Z_FLAG_OPTIONAL; batch forms run on a pool.
+ *                   and H5Z_FLAG_OPTIONAL.
+ *   - scratch       the library's per-thread grow-only buffers.
  *   - quantize      BitGroom, GranularBitRound, BitRound on float/double
  *                   arrays, as upstream's nc4_convert_type computes them.
  *
- * ---- How libhdf5 uses it (phase 2) ---------------------------------------
- * Open/define of a chunked variable with filters:
- *     read each filter with H5Pget_filter2(dcpl, i, &flags, &n, cd, ...)
- *     (after H5Dcreate, so set_local parameters are in), fill an
- *     ncf_filter_spec[] in pipeline order, then
- *     ncf_chain_create(nf, specs, typesize, &chain).
- *     NC_ENOFILTER from it: this process cannot run the chain; use HDF5's
- *     own pipeline (H5Dread/H5Dwrite) for that variable.
- * Read of a selection:
- *     for each chunk touched: H5Dget_chunk_info_by_coord (address, size,
- *     filter mask); read raw bytes under the HDF5 lock (H5Dread_chunk, or
- *     pread at the address); fill ncf_job {src, srclen, mask, dst, dstlen =
- *     chunk bytes}; then, outside every lock,
- *     ncf_chain_decode_batch(chain, ncf_pool_default(), njobs, jobs)
- *     and copy/convert each dst into the user's selection (or decode
- *     straight into the user's buffer when a chunk is wholly inside it and
- *     memory type == file type).  A chunk not allocated: fill value.
- * Write:
- *     build whole chunks (read-modify-write partial ones through the chunk
- *     cache), ncf_chain_encode_batch(chain, pool, n, jobs) -> each job's
- *     out/outlen/outmask, then H5Dwrite_chunk(did, dxpl, outmask, offset,
- *     outlen, out) under the HDF5 lock; free(out).
- * Everything returns NC_* codes: NC_ENOFILTER (filter missing), NC_EFILTER
- * (a filter failed: corrupt data, checksum mismatch, wrong decoded size).
+ * A format resolves a variable's filters once into a chain
+ * (ncf_chain_create; NC_ENOFILTER: this process cannot run it; libhdf5 then
+ * leaves the variable to HDF5's own pipeline) and runs its chunk tasks on
+ * ncf_pool_default(): each task reads a raw chunk, decodes it with
+ * ncf_chain_decode (straight into the caller's buffer when the chunk covers
+ * it, else into scratch) and copies it out; writes encode whole chunks with
+ * ncf_chain_encode.  Everything returns NC_* codes: NC_ENOFILTER (filter
+ * missing), NC_EFILTER (a filter failed: corrupt data, checksum mismatch,
+ * wrong decoded size).
  */
 #ifndef NCFILTER_H
 #define NCFILTER_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* ---- thread pool ----------------------------------------------------------- */
 
@@ -77,6 +65,18 @@ ncf_pool *ncf_pool_default(void);
 
 /* ---- codecs and registry ----------------------------------------------------- */
 
+/* Codec ids: HDF5 filter ids (1..65535), and above them the codecs that
+ * have none (Zarr's gzip and crc32c), which only a chain reaches. */
+#define NCF_ID_DEFLATE 1u
+#define NCF_ID_SHUFFLE 2u
+#define NCF_ID_FLETCHER32 3u
+#define NCF_ID_SZIP 4u
+#define NCF_ID_BZIP2 307u
+#define NCF_ID_ZSTD 32015u
+#define NCF_ID_BLOSC 32001u
+#define NCF_ID_GZIP 0x10001u   /* deflate in a gzip member (RFC 1952); [level] */
+#define NCF_ID_CRC32C 0x10002u /* CRC-32C appended, 4 bytes little-endian */
+
 /* Signature of an HDF5 filter function (H5Z_func_t): filters *buf (nbytes
  * valid, *buf_size allocated, malloc'ed) into a new or the same buffer,
  * returns the valid output size, 0 on failure. */
@@ -101,10 +101,14 @@ typedef struct ncf_codec {
     int can_decode;            /* H5Z_class2_t decoder_present */
     int builtin;               /* 1: compiled in; 0: from a plugin */
     const char *source;        /* plugin path, or "builtin" */
+    /* Optional: decode by checking (checksums): the decoded bytes are the
+     * first *outlen bytes of src, so the chain decodes with no copy. */
+    int (*verify)(unsigned flags, size_t nparams, const unsigned *params, const void *src, size_t srclen,
+                  size_t *outlen);
 } ncf_codec;
 
-/* The codec for id (built-ins first, then plugins on the current plugin
- * path); NC_ENOFILTER if none.  *codecp stays valid until ncf_finalize. */
+/* The codec for HDF5 filter id (built-ins first, then plugins on the
+ * current plugin path); NC_ENOFILTER if none (and for ids above 65535).  *codecp stays valid until ncf_finalize. */
 int ncf_codec_find(unsigned int id, const ncf_codec **codecp);
 /* Same, by numcodecs name ("zlib", "bz2", ...) or HDF5 name. */
 int ncf_codec_find_name(const char *name, const ncf_codec **codecp);
@@ -151,29 +155,33 @@ int ncf_chain_decode(const ncf_chain *chain, unsigned int mask, const void *src,
 int ncf_chain_encode(const ncf_chain *chain, const void *src, size_t srclen, void **outp,
                      size_t *outlenp, unsigned int *maskp);
 
-/* One chunk of a batch. */
-typedef struct ncf_job {
-    /* decode: in; encode: in (src/srclen only) */
-    const void *src;
-    size_t srclen;
-    unsigned int mask;        /* decode: the chunk's filter mask */
-    void *dst;                /* decode: caller's buffer of dstlen bytes */
-    size_t dstlen;
-    /* encode: out (caller frees out) */
-    void *out;
-    size_t outlen;
-    unsigned int outmask;
-    int status;               /* NC_* of this job */
-} ncf_job;
+/* Decode one raw chunk whose decoded size is not known beforehand (Zarr's
+ * vlen-utf8 strings): *outp malloc'ed (caller frees), *outlenp its size.
+ * No step may produce more than limit bytes (NC_EFILTER). */
+int ncf_chain_decode_alloc(const ncf_chain *chain, unsigned int mask, const void *src, size_t srclen,
+                           size_t limit, void **outp, size_t *outlenp);
 
-/* Run ncf_chain_decode / ncf_chain_encode on every job, in parallel on
- * pool (NULL: serially).  Memory: a decode job in flight holds at most two
- * intermediate buffers of about the chunk size (one per thread at a time);
- * encode outputs live until the caller frees them, so callers bound memory
- * by submitting a few chunks per thread per batch.  Returns the first failing job's status (every job
- * still runs and has its own status). */
-int ncf_chain_decode_batch(const ncf_chain *chain, ncf_pool *pool, size_t njobs, ncf_job *jobs);
-int ncf_chain_encode_batch(const ncf_chain *chain, ncf_pool *pool, size_t njobs, ncf_job *jobs);
+/* ---- per-thread scratch ------------------------------------------------------------ */
+
+/* Grow-only byte buffers, one set per thread, freed when the thread exits:
+ * chunk work reuses them instead of allocating per chunk.  Each slot has
+ * one user, so nested users never share a buffer. */
+enum {
+    NCF_SCRATCH_CHAIN = 0,  /* 0, 1: ncf_chain's intermediate steps */
+    NCF_SCRATCH_ENGINE = 2, /* 2, 3, 4: the chunk engine's raw chunk, decoded
+                             * chunk and a format's own (Zarr's ncz_scratch) */
+    NCF_SCRATCH_HDF5 = 5,   /* 5, 6: libhdf5's raw and decoded chunks */
+    NCF_SCRATCH_NSLOTS = 7
+};
+/* This thread's buffer of slot with at least n bytes (contents undefined);
+ * when it must grow it is made n + slack bytes, so that chunks of varying
+ * size do not regrow it each time.  NULL on ENOMEM or a bad slot. */
+unsigned char *ncf_scratch_get(int slot, size_t n, size_t slack);
+
+/* CRC-32C (Castagnoli: reflected polynomial 0x82F63B78, initial value and
+ * final xor 0xFFFFFFFF) of len bytes, as Zarr's crc32c codec and shard
+ * indexes store it; crc32c("123456789") = 0xE3069283. */
+uint32_t ncf_crc32c(const void *data, size_t len);
 
 /* ---- helpers for set_local-like parameters --------------------------------------- */
 

@@ -5,7 +5,8 @@
  *   fletcher32 (NCZarr's) -> 3;  szip {mask, pixels-per-block} -> 4 [mask, ppb];
  *   bz2 {level} -> 307 [level];  zstd {level} -> 32015 [level];
  *   blosc {cname, clevel, shuffle, blocksize} -> 32001, HDF5's 7 parameters;
- *   gzip {level} (shown as deflate) and crc32c are run by zcodecs_pipe.c itself.
+ *   gzip {level} (shown as deflate) and crc32c (not shown) run as libfilter's
+ *   NCF_ID_GZIP and NCF_ID_CRC32C (zcodecs_pipe.c).
  * v3 ("codecs" array: array->array*, one array->bytes, bytes->bytes*):
  *   transpose {order}, bytes {endian}, sharding_indexed {chunk_shape,
  *   codecs, index_codecs, index_location}, vlen-utf8 (strings);
@@ -20,7 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "zinternal.h"
-#include "ncf_codecs.h"
 
 static const char *const blosc_cnames[] = {"blosclz", "lz4", "lz4hc", "snappy", "zlib", "zstd"};
 #define NBLOSC (sizeof(blosc_cnames) / sizeof(blosc_cnames[0]))
@@ -113,7 +113,7 @@ spec_from(NC4_var *var, const char *name, json_object *json, json_object *conf, 
             return NC_ENCZARR;
         p[0] = (unsigned)a;
         /* The same deflate stream in a gzip wrapper: shown to the netCDF API
-         * as deflate; zpipe runs it by name. */
+         * as deflate; the pipe runs it as libfilter's gzip. */
         return spec_set(s, name, json, NCF_ID_DEFLATE, 1, p);
     }
     if (strcmp(name, "crc32c") == 0)

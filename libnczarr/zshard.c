@@ -11,8 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "zdata.h"
-#include "zcrc32c.h"
-#include "ncf_codecs.h"
+#include "ncbyteorder.h"
 
 #define MAX_INNER ((size_t)1 << 26)
 
@@ -48,19 +47,6 @@ ncz_shard_index_size(const ncz_shard *s)
     return s->ninner * 16 + (s->crc ? 4 : 0);
 }
 
-static uint64_t
-le64(const unsigned char *p)
-{
-    return (uint64_t)ncf_le32(p) | ((uint64_t)ncf_le32(p + 4) << 32);
-}
-
-static void
-put_le64(unsigned char *p, uint64_t v)
-{
-    ncf_put_le32(p, (uint32_t)v);
-    ncf_put_le32(p + 4, (uint32_t)(v >> 32));
-}
-
 int
 ncz_shard_index_decode(const ncz_shard *s, const void *idx, size_t idxlen, uint64_t shardlen,
                        uint64_t *pairs)
@@ -70,12 +56,12 @@ ncz_shard_index_decode(const ncz_shard *s, const void *idx, size_t idxlen, uint6
     uint64_t lo, hi; /* where chunk data may lie */
     if (idxlen != isz || shardlen < isz)
         return NC_ENCZARR;
-    if (s->crc && ncz_crc32c(b, isz - 4) != ncf_le32(b + isz - 4))
+    if (s->crc && ncf_crc32c(b, isz - 4) != nc_get_le32(b + isz - 4))
         return NC_ENCZARR;
     lo = s->at_start ? isz : 0;
     hi = s->at_start ? shardlen : shardlen - isz;
     for (size_t i = 0; i < s->ninner; i++) {
-        uint64_t off = le64(b + 16 * i), n = le64(b + 16 * i + 8);
+        uint64_t off = nc_get_le64(b + 16 * i), n = nc_get_le64(b + 16 * i + 8);
         if (off == NCZ_SHARD_EMPTY && n == NCZ_SHARD_EMPTY) {
             pairs[2 * i] = pairs[2 * i + 1] = NCZ_SHARD_EMPTY;
             continue;
@@ -298,8 +284,8 @@ emit_ready(enc_ctx *c)
                 c->any = 1;
             }
         }
-        put_le64(c->idx + 16 * i, off);
-        put_le64(c->idx + 16 * i + 8, len);
+        nc_put_le64(c->idx + 16 * i, off);
+        nc_put_le64(c->idx + 16 * i + 8, len);
         free(c->out[i]);
         c->out[i] = NULL;
     }
@@ -376,7 +362,7 @@ ncz_shard_encode_to(const ncz_shard *s, const void *src, const unsigned char *va
     if (stat || (stat = c.stat) || !c.any)
         goto done;
     if (s->crc)
-        ncf_put_le32(c.idx + isz - 4, ncz_crc32c(c.idx, isz - 4));
+        nc_put_le32(c.idx + isz - 4, ncf_crc32c(c.idx, isz - 4));
     if ((stat = put(putarg, s->at_start ? 0 : c.pos, c.idx, isz)) == NC_NOERR)
         *anyp = 1;
 done:

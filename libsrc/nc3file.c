@@ -14,6 +14,7 @@
 #include <string.h>
 #include "nc3internal.h"
 #include "ncx.h"
+#include "ncbyteorder.h"
 
 int
 nc3_get(int ncid, NC **ncp, NC3_info **infop)
@@ -58,12 +59,11 @@ int
 nc3_read_numrecs(NC3_info *info)
 {
     unsigned char b[8];
-    unsigned long long n = 0;
-    int i, len = info->version == 5 ? 8 : 4, stat;
+    unsigned long long n;
+    int len = info->version == 5 ? 8 : 4, stat;
     if ((stat = info->io->read_at(info->io, 4, b, (size_t)len)))
         return stat;
-    for (i = 0; i < len; i++)
-        n = (n << 8) | b[i];
+    n = nc_get_be(b, len);
     if (info->recsize && n > (unsigned long long)(INT64_MAX - info->begin_rec) / info->recsize)
         return NC_ENOTNC;
     info->numrecs = n;

@@ -28,6 +28,7 @@
 #include <string.h>
 #include "nc3internal.h"
 #include "ncx.h"
+#include "ncbyteorder.h"
 
 #define TAG_DIMENSION 0x0A
 #define TAG_VARIABLE  0x0B
@@ -241,20 +242,13 @@ need(hreader *r, size_t n)
     return NC_NOERR;
 }
 
-static unsigned long long
-be32(const unsigned char *p)
-{
-    return ((unsigned long long)p[0] << 24) | ((unsigned long long)p[1] << 16)
-         | ((unsigned long long)p[2] << 8) | p[3];
-}
-
 static int
 get32(hreader *r, unsigned long long *x)
 {
     int stat;
     if ((stat = need(r, 4)))
         return stat;
-    *x = be32(r->buf + r->pos);
+    *x = nc_get_be(r->buf + r->pos, 4);
     r->pos += 4;
     return NC_NOERR;
 }
@@ -265,7 +259,7 @@ get64(hreader *r, unsigned long long *x)
     int stat;
     if ((stat = need(r, 8)))
         return stat;
-    *x = (be32(r->buf + r->pos) << 32) | be32(r->buf + r->pos + 4);
+    *x = nc_get_be(r->buf + r->pos, 8);
     r->pos += 8;
     return NC_NOERR;
 }
