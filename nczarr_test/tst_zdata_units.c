@@ -1,4 +1,4 @@
-/* tst_zdata_units.c: white-box tests of the Zarr data path's parts (Z3):
+/* tst_zdata_units.c: white-box tests of the Zarr data path's parts:
  * CRC-32C (libfilter's, as Zarr uses it), chunk keys, strided copies, codec pipes (every codec, chains,
  * byte order, transpose) and shards (index at start/end, crc32c, empty
  * inner chunks, and hostile shards: truncated, bad crc, out-of-range
