@@ -153,9 +153,10 @@ nc4h5_obj_addr(hid_t oid, haddr_t *addr)
 }
 
 /* Text of a string attribute (fixed or variable), NULL if absent or not a
- * string.  The caller frees. */
+ * string; *errp set (NC_EHDFERR) only when a variable-length value's heap
+ * reference is damaged.  The caller frees. */
 static char *
-read_text_att_present(NC4_file *f, hid_t obj, const char *name)
+read_text_att_present(NC4_file *f, hid_t obj, const char *name, int *errp)
 {
     hid_t aid = -1, tid = -1, sid = -1, mtid = -1;
     char *text = NULL;
@@ -169,7 +170,12 @@ read_text_att_present(NC4_file *f, hid_t obj, const char *name)
         char *v = NULL;
         if ((mtid = H5Tcopy(H5T_C_S1)) < 0 || H5Tset_size(mtid, H5T_VARIABLE) < 0)
             goto done;
-        if (nc4h5_guard_att(f, obj, name, tid, 1) || H5Aread(aid, mtid, &v) < 0)
+        int g = nc4h5_guard_att(f, obj, name, tid, 1);
+        if (g) {
+            *errp = g;
+            goto done;
+        }
+        if (H5Aread(aid, mtid, &v) < 0)
             goto done;
         if (v != NULL) {
             text = strdup(v);
@@ -202,11 +208,11 @@ done:
 }
 
 static char *
-read_text_att(NC4_file *f, hid_t obj, const char *name)
+read_text_att(NC4_file *f, hid_t obj, const char *name, int *errp)
 {
     if (H5Aexists(obj, name) <= 0)
         return NULL;
-    return read_text_att_present(f, obj, name);
+    return read_text_att_present(f, obj, name, errp);
 }
 
 /* Integers of an integer attribute (known to exist) when it holds exactly
@@ -302,9 +308,12 @@ scan_att_cb(hid_t loc, const char *name, const H5A_info_t *info, void *data)
     if (s->c->count_markers)
         s->c->markers++;
     if (strcmp(name, "CLASS") == 0) {
-        char *cls = read_text_att_present(s->c->f, loc, name);
+        int err = NC_NOERR;
+        char *cls = read_text_att_present(s->c->f, loc, name, &err);
         s->is_scale_class = cls != NULL && strcmp(cls, "DIMENSION_SCALE") == 0;
         free(cls);
+        if (err)
+            return -1;   /* a damaged file: the open fails */
     } else if (strcmp(name, "NAME") == 0) {
         s->has_name = 1;
     } else if (strcmp(name, NC4H5_DIMID_ATT) == 0) {
@@ -407,9 +416,11 @@ note_dataset(open_ctx *c, size_t gi, const char *name, hid_t did)
             if (H5Aiterate2(did, H5_INDEX_NAME, H5_ITER_NATIVE, &idx, scan_att_cb, &sc) < 0)
                 return NC_EHDFERR;
         } else {
-            char *cls = ndims >= 1 ? read_text_att(c->f, did, "CLASS") : NULL;
+            char *cls = ndims >= 1 ? read_text_att(c->f, did, "CLASS", &stat) : NULL;
             sc.is_scale_class = cls != NULL && strcmp(cls, "DIMENSION_SCALE") == 0;
             free(cls);
+            if (stat)
+                return stat;
             if (sc.is_scale_class) {
                 sc.has_name = H5Aexists(did, "NAME") > 0;
                 sc.has_dimid = H5Aexists(did, NC4H5_DIMID_ATT) > 0;
@@ -427,12 +438,12 @@ note_dataset(open_ctx *c, size_t gi, const char *name, hid_t did)
             n->is_scale = 1;
             if (sc.has_dimid && read_ints_att(did, NC4H5_DIMID_ATT, 1, &id) && id >= 0)
                 n->assigned_id = id;
-            if (sc.has_name && (nm = read_text_att_present(c->f, did, "NAME")) != NULL) {
+            if (sc.has_name && (nm = read_text_att_present(c->f, did, "NAME", &stat)) != NULL) {
                 n->dim_only =
                     strncmp(nm, NC4H5_DIMSCALE_NOVAR, strlen(NC4H5_DIMSCALE_NOVAR)) == 0;
                 free(nm);
             }
-            if ((stat = nc4h5_obj_addr(did, &n->addr)))
+            if (stat || (stat = nc4h5_obj_addr(did, &n->addr)))
                 return stat;
         }
         if (ndims > 0 && sc.has_coords) {
@@ -1391,7 +1402,9 @@ read_tree(NC4_file *f, hid_t fid, int readonly)
     /* Provenance and model, from the root's hidden attributes. */
     if ((stat = nc4h5_guard_header(f, root)))
         goto done;
-    f->ncproperties = read_text_att(f, root, NC4H5_NCPROPS_ATT);
+    f->ncproperties = read_text_att(f, root, NC4H5_NCPROPS_ATT, &stat);
+    if (stat)
+        goto done;
     nc4h5o_note_model(&c, H5Aexists(root, NC4H5_STRICT_ATT) > 0);
     if (H5Fget_info2(fid, &finfo) >= 0)
         f->superblock = (int)finfo.super.version;

@@ -6,8 +6,10 @@
  * a node claiming 65535 entries, a compact dataset whose header stores
  * fewer bytes than its extent needs (H5Dread copied past them), and an
  * attribute message of a version-1 header whose dataspace outgrows it
- * (H5Aexists, asked for CLASS at open, copied past it).  Each read of a
- * damaged file runs in a child process. */
+ * (H5Aexists, asked for CLASS at open, copied past it), and a
+ * variable-length _NCProperties whose heap object is damaged (read by the
+ * text-attribute reader at open).  Each read of a damaged file runs in a
+ * child process. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,6 +74,18 @@ make_compact(void)
         CHECK(aid >= 0 && H5Awrite(aid, H5T_NATIVE_INT, av) >= 0, "cannot write an attribute");
         H5Aclose(aid);
         H5Sclose(asid);
+    }
+    {
+        /* _NCProperties as a variable-length string (other writers' way):
+         * read by the library's text-attribute reader at open */
+        const char *props = "version=2,netcdf=4.9.0,hdf5=1.10.8";
+        hid_t tid = H5Tcopy(H5T_C_S1), asid = H5Screate(H5S_SCALAR), aid;
+        H5Tset_size(tid, H5T_VARIABLE);
+        aid = H5Acreate2(fid, "_NCProperties", tid, asid, H5P_DEFAULT, H5P_DEFAULT);
+        CHECK(aid >= 0 && H5Awrite(aid, tid, &props) >= 0, "cannot write _NCProperties");
+        H5Aclose(aid);
+        H5Sclose(asid);
+        H5Tclose(tid);
     }
     H5Dclose(did);
     H5Pclose(dcpl);
@@ -245,6 +259,16 @@ main(void)
         if (at) {
             img[at + 5] = 1;
             expect_refused(img, len, "attribute dataspace");
+        }
+        free(img);
+    }
+    /* The heap object of _NCProperties grown by 2^40 bytes. */
+    if ((img = slurp(COMPACT, &len)) != NULL) {
+        size_t g = find(img, len, "GCOL", 4, 0);
+        CHECK(g != 0, "no global heap in %s", COMPACT);
+        if (g) {
+            img[g + 16 + 8 + 5] ^= 1;
+            expect_refused(img, len, "_NCProperties heap object");
         }
         free(img);
     }
