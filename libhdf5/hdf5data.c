@@ -590,8 +590,8 @@ get_vars(int ncid, int varid, const size_t *startp, const size_t *countp,
             if (stat)
                 goto done;
         } else if ((nc4_type_has_pointers(a.f, var->xtype) &&
-                    (stat = nc4h5_guard_read(a.f, a.hv->did, ftid, var->ndims, a.start,
-                                             a.stride, incount))) ||
+                    (stat = nc4h5_guard_read(a.f, a.hv->did, ftid, var->storage, var->ndims,
+                                             a.start, a.stride, incount))) ||
                    H5Dread(a.hv->did, mtid, msid, fsid, H5P_DEFAULT, buf) < 0) {
             if (!stat)
                 stat = NC_EHDFERR;

@@ -579,8 +579,8 @@ guard_chunked(h5n_file *nf, const vmap *m, hid_t did, hid_t dcpl, int nd, const 
 }
 
 int
-nc4h5_guard_read(NC4_file *f, hid_t did, hid_t ftid, int ndims, const hsize_t *start,
-                 const hsize_t *stride, const hsize_t *count)
+nc4h5_guard_read(NC4_file *f, hid_t did, hid_t ftid, int storage, int ndims,
+                 const hsize_t *start, const hsize_t *stride, const hsize_t *count)
 {
     h5n_file *nf = nc4h5_guard(f);
     hsize_t dims[H5S_MAX_RANK];
@@ -588,31 +588,27 @@ nc4h5_guard_read(NC4_file *f, hid_t did, hid_t ftid, int ndims, const hsize_t *s
     vmap *m = NULL;
     int stat;
 
-    if (nf == NULL)
+    /* Compact data sits in the header (unchecked); the fill value was
+     * checked by nc4h5_guard_index before the first read. */
+    if (nf == NULL || storage == NC_COMPACT)
         return NC_NOERR;
     for (int d = 0; d < ndims; d++)
         if (count[d] == 0)
             return NC_NOERR;
     if ((stat = build_map(ftid, 0, &m)) || m == NULL || m->unchecked)
         goto done;
-    /* H5Dget_create_plist converts the fill value: checked first. */
-    if ((stat = nc4h5_guard_fill(f, did, ftid)))
-        goto done;
     if ((sid = H5Dget_space(did)) < 0 || H5Sget_simple_extent_ndims(sid) != ndims ||
-        (ndims > 0 && H5Sget_simple_extent_dims(sid, dims, NULL) != ndims) ||
-        (dcpl = H5Dget_create_plist(did)) < 0) {
+        (ndims > 0 && H5Sget_simple_extent_dims(sid, dims, NULL) != ndims)) {
         stat = NC_EHDFERR;
         goto done;
     }
-    switch (H5Pget_layout(dcpl)) {
-    case H5D_CONTIGUOUS:
+    if (storage == NC_CHUNKED) {
+        if ((dcpl = H5Dget_create_plist(did)) < 0)
+            stat = NC_EHDFERR;
+        else if (H5Pget_layout(dcpl) == H5D_CHUNKED)
+            stat = guard_chunked(nf, m, did, dcpl, ndims, dims, start, stride, count);
+    } else {
         stat = guard_contiguous(nf, m, did, ndims, dims, start, stride, count);
-        break;
-    case H5D_CHUNKED:
-        stat = guard_chunked(nf, m, did, dcpl, ndims, dims, start, stride, count);
-        break;
-    default:
-        break;   /* compact: the values are in the header */
     }
 done:
     if (dcpl >= 0)

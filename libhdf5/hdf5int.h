@@ -187,9 +187,10 @@ int nc4h5_guard_att(NC4_file *f, hid_t loc, const char *name, hid_t ftid, hsize_
  * converts the fill value, a variable-length value too. */
 int nc4h5_guard_fill(NC4_file *f, hid_t did, hid_t ftid);
 /* Before H5Dread of the hyperslab start/stride/count of dataset did (file
- * type ftid). */
-int nc4h5_guard_read(NC4_file *f, hid_t did, hid_t ftid, int ndims, const hsize_t *start,
-                     const hsize_t *stride, const hsize_t *count);
+ * type ftid, the variable's storage NC_CONTIGUOUS/NC_CHUNKED/NC_COMPACT),
+ * after nc4h5_guard_index. */
+int nc4h5_guard_read(NC4_file *f, hid_t did, hid_t ftid, int storage, int ndims,
+                     const hsize_t *start, const hsize_t *stride, const hsize_t *count);
 /* Before HDF5 first reads var hv: its storage checked once -- a compact
  * one holds the whole extent (H5Dread copied past it), a version-1 B-tree
  * of chunks has no cycle (H5B_find recursed until the stack ran out). */
