@@ -142,11 +142,12 @@ int h5n_vlen(h5n_file *f, const unsigned char *elem, const unsigned char **datap
              size_t *lenp, uint32_t *countp);
 
 /* For the checks made before HDF5 reads variable-length data (hdf5heap.c):
- * open the file at path, or the image mem of size bytes (not copied; it
- * must outlive the h5n_file), with any superblock version.  Version 0/1
+ * read the open file descriptor fd (borrowed: not closed), else the file at
+ * path, else the image mem of size bytes (not copied; it must outlive the
+ * h5n_file), with any superblock version.  Version 0/1
  * (base at the signature) serves h5n_vlen_check and h5n_v1_msg only.
  * NC_NOERR, H5N_GIVEUP (no HDF5 signature), NC_ENOMEM. */
-int h5n_open_guard(const char *path, const void *mem, size_t size, h5n_file **fp);
+int h5n_open_guard(const char *path, int fd, const void *mem, size_t size, h5n_file **fp);
 
 /* Whether HDF5 can read the variable-length element elem (count, collection
  * address, index) of a sequence of base_size-byte values without trusting

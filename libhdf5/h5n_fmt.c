@@ -205,7 +205,7 @@ find_superblock(h5n_file *f, int any)
 }
 
 static int
-open_any(const char *path, const void *mem, size_t size, int any, h5n_file **fp)
+open_any(const char *path, int fd, const void *mem, size_t size, int any, h5n_file **fp)
 {
     struct stat st;
     h5n_file *f;
@@ -214,14 +214,21 @@ open_any(const char *path, const void *mem, size_t size, int any, h5n_file **fp)
     if ((f = calloc(1, sizeof(*f))) == NULL)
         return NC_ENOMEM;
     f->fd = -1;
-    if (path == NULL) {
+    if (fd >= 0) {
+        f->fd = fd;   /* borrowed: left open by h5n_close */
+        f->borrowed = 1;
+    } else if (path == NULL) {
         f->mem = mem;
         f->size = size;
-    } else if ((f->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0 || fstat(f->fd, &st) < 0 ||
-               !S_ISREG(st.st_mode)) {
+    } else if ((f->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
         h5n_close(f);
         return GIVEUP;
-    } else {
+    }
+    if (f->fd >= 0) {
+        if (fstat(f->fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+            h5n_close(f);
+            return GIVEUP;
+        }
         f->size = (uint64_t)st.st_size;
     }
     if (find_superblock(f, any)) {
@@ -235,15 +242,15 @@ open_any(const char *path, const void *mem, size_t size, int any, h5n_file **fp)
 int
 h5n_open(const char *path, h5n_file **fp)
 {
-    return open_any(path, NULL, 0, 0, fp);
+    return open_any(path, -1, NULL, 0, 0, fp);
 }
 
 int
-h5n_open_guard(const char *path, const void *mem, size_t size, h5n_file **fp)
+h5n_open_guard(const char *path, int fd, const void *mem, size_t size, h5n_file **fp)
 {
-    if (path == NULL && mem == NULL)
+    if (path == NULL && fd < 0 && mem == NULL)
         return GIVEUP;
-    return open_any(path, mem, size, 1, fp);
+    return open_any(path, fd, mem, size, 1, fp);
 }
 
 void
@@ -256,7 +263,7 @@ h5n_close(h5n_file *f)
         free(f->gcols[i].index);
     }
     free(f->gcols);
-    if (f->fd >= 0)
+    if (f->fd >= 0 && !f->borrowed)
         close(f->fd);
     free(f);
 }

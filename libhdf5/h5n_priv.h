@@ -25,6 +25,7 @@ typedef struct gcol {
 
 struct h5n_file {
     int fd;                      /* -1 for an image in memory */
+    int borrowed;                /* fd is someone else's: not closed */
     const unsigned char *mem;    /* the image (not owned), or NULL */
     uint64_t size;               /* file size */
     uint64_t base;               /* absolute address of relative 0 */

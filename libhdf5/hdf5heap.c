@@ -40,9 +40,20 @@ nc4h5_guard_open(NC4_file *f)
     hf->guard_tried = 1;
     if (hf->mem == NC_INMEMORY) {
         if (hf->memio.memory != NULL)
-            h5n_open_guard(NULL, hf->memio.memory, hf->memio.size, &hf->guard);
+            h5n_open_guard(NULL, -1, hf->memio.memory, hf->memio.size, &hf->guard);
     } else if (hf->path != NULL) {
-        h5n_open_guard(hf->path, NULL, 0, &hf->guard);
+        /* HDF5's own descriptor when it reads the file with its POSIX
+         * driver: no second descriptor per open file. */
+        int fd = -1;
+        hid_t fapl = hf->fid >= 0 ? H5Fget_access_plist(hf->fid) : -1;
+        if (fapl >= 0) {
+            void *h = NULL;
+            if (H5Pget_driver(fapl) == H5FD_SEC2 && H5Fget_vfd_handle(hf->fid, fapl, &h) >= 0 &&
+                h != NULL)
+                fd = *(int *)h;
+            H5Pclose(fapl);
+        }
+        h5n_open_guard(fd >= 0 ? NULL : hf->path, fd, NULL, 0, &hf->guard);
     }
 }
 
