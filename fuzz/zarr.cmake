@@ -26,7 +26,7 @@ if(NETCDF_ENABLE_NCZARR AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz_zshard.c)
   add_executable(fuzz_zshard fuzz_zshard.c)
   target_link_libraries(fuzz_zshard PRIVATE netcdf PkgConfig::FZ_JSONC)
   target_include_directories(fuzz_zshard PRIVATE ${CMAKE_SOURCE_DIR}/libnczarr ${CMAKE_SOURCE_DIR}/libsrc4
-                             ${CMAKE_SOURCE_DIR}/libfilter ${CMAKE_SOURCE_DIR}/libdispatch ${CMAKE_BINARY_DIR})
+                             ${CMAKE_SOURCE_DIR}/libfilter ${CMAKE_SOURCE_DIR}/libchunk ${CMAKE_SOURCE_DIR}/libdispatch ${CMAKE_BINARY_DIR})
   target_compile_options(fuzz_zshard PRIVATE
     -fsanitize=fuzzer,${NC_FUZZ_SANITIZE} -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g)
   target_link_options(fuzz_zshard PRIVATE -fsanitize=fuzzer,${NC_FUZZ_SANITIZE})

@@ -1,11 +1,12 @@
-/* zdata.h: the data path's own calls (Z3): codec pipes, shards, strided
- * copies.  The calls Z2 makes into the data path are in zinternal.h. */
+/* zdata.h: the data path's own calls (Z3): codec pipes, shards; the chunk
+ * engine (libchunk/) does the rest.  The calls Z2 makes into the data path are in zinternal.h. */
 #ifndef ZDATA_H
 #define ZDATA_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include "zinternal.h"
+#include "ncchunk.h"
 
 /* ---- zcodecs_pipe.c: run a codec list on one chunk ------------------------- */
 
@@ -93,31 +94,46 @@ int ncz_shard_encode_mixed(const ncz_shard *s, const void *src, const unsigned c
 int ncz_shard_decode_one(const ncz_shard *s, const void *shard, const uint64_t *pairs, size_t i, void *dst,
                          const void *fill);
 
-/* ---- zchunk_copy.c ---------------------------------------------------------------- */
+/* ---- the chunk engine's copies, strings and scratch (libchunk/ncchunk.h),
+ * under the names zshard.c and zcodecs_pipe.c use ------------------------------ */
 
-/* Copy a rank-dimensional box of count[] elements of esize bytes: element
- * (i_0..i_r-1) is read at src + sum(i_d * sstr[d]) * esize and written at
- * dst + sum(i_d * dstr[d]) * esize (strides in elements).  rank 0: one. */
-void ncz_copy_strided(int rank, size_t esize, const size_t *count, const void *src,
-                      const size_t *sstr, void *dst, const size_t *dstr);
-/* Is every element of buf (n elements of esize bytes) equal to fill? */
-int ncz_all_fill(const void *buf, size_t n, size_t esize, const void *fill);
-
-/* Variable-length strings in memory: one char * per element, NULL is the
- * empty string; a chunk owns its strings.  free: each non-NULL is freed and
- * set NULL.  copy_strided: as ncz_copy_strided, but each destination's old
- * string is freed and replaced by a copy of the source's (NC_ENOMEM: the
- * box is partly copied, still consistent).  all_fill: every string equals
- * fill (NULL and "" equal).  fill: n copies of fill (old values not freed). */
-void ncz_strings_free(char **v, size_t n);
-int ncz_strings_copy_strided(int rank, const size_t *count, char *const *src, const size_t *sstr, char **dst,
-                             const size_t *dstr);
-int ncz_strings_all_fill(char *const *v, size_t n, const char *fill);
-int ncz_strings_fill(char **v, size_t n, const char *fill);
-/* A per-thread grow-only buffer of at least n bytes, contents undefined
- * (NULL on ENOMEM); freed when the thread exits.  Slots: 0 raw chunk
- * bytes, 1 decoded chunk (zdata.c), 2 inner chunk of a shard (zshard.c). */
-#define NCZ_NSCRATCH 3
-unsigned char *ncz_scratch(int which, size_t n);
+static inline void
+ncz_copy_strided(int rank, size_t esize, const size_t *count, const void *src, const size_t *sstr, void *dst,
+                 const size_t *dstr)
+{
+    ncc_copy_strided(rank, esize, count, src, sstr, dst, dstr);
+}
+static inline int
+ncz_all_fill(const void *buf, size_t n, size_t esize, const void *fill)
+{
+    return ncc_all_fill(buf, n, esize, fill);
+}
+static inline void
+ncz_strings_free(char **v, size_t n)
+{
+    ncc_strings_free(v, n);
+}
+static inline int
+ncz_strings_copy_strided(int rank, const size_t *count, char *const *src, const size_t *sstr, char **dst,
+                         const size_t *dstr)
+{
+    return ncc_strings_copy_strided(rank, count, src, sstr, dst, dstr);
+}
+static inline int
+ncz_strings_all_fill(char *const *v, size_t n, const char *fill)
+{
+    return ncc_strings_all_fill(v, n, fill);
+}
+static inline int
+ncz_strings_fill(char **v, size_t n, const char *fill)
+{
+    return ncc_strings_fill(v, n, fill);
+}
+/* Slot 2 (NCC_SCRATCH_INNER): an inner chunk of a shard (zshard.c). */
+static inline unsigned char *
+ncz_scratch(int which, size_t n)
+{
+    return ncc_scratch(which, n);
+}
 
 #endif

@@ -105,19 +105,10 @@ inner_geom(const ncz_shard *s, size_t i, size_t *origin_off, size_t *sstr)
 static void
 fill_elems(unsigned char *buf, size_t n, size_t esize, const void *fill)
 {
-    if (n == 0)
-        return;
-    if (fill == NULL) {
+    if (fill == NULL)
         memset(buf, 0, n * esize);
-        return;
-    }
-    memcpy(buf, fill, esize);
-    /* Double the filled prefix until it covers the buffer. */
-    for (size_t done = 1; done < n;) {
-        size_t k = done < n - done ? done : n - done;
-        memcpy(buf + done * esize, buf, k * esize);
-        done += k;
-    }
+    else
+        ncc_fill_elems(buf, n, esize, fill);
 }
 
 static void

@@ -8,7 +8,7 @@ pkg_check_modules(ZDATA_JSONC REQUIRED IMPORTED_TARGET json-c)
 add_executable(tst_zdata_units tst_zdata_units.c)
 target_link_libraries(tst_zdata_units PRIVATE nctst Threads::Threads PkgConfig::ZDATA_JSONC)
 target_include_directories(tst_zdata_units PRIVATE ${CMAKE_SOURCE_DIR}/libnczarr
-  ${CMAKE_SOURCE_DIR}/libsrc4 ${NCF_CODEC_DIR})
+  ${CMAKE_SOURCE_DIR}/libsrc4 ${NCF_CODEC_DIR} ${CMAKE_SOURCE_DIR}/libchunk)
 add_test(NAME tst_zdata_units COMMAND tst_zdata_units)
 set_tests_properties(tst_zdata_units PROPERTIES LABELS nczarr)
 

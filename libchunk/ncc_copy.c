@@ -1,67 +1,24 @@
-/* zchunk_copy.c: strided box copies between chunks and callers' buffers,
- * and the per-thread scratch buffers chunks are decoded in.
+/* ncc_copy.c: strided box copies between chunks and callers' buffers, fill,
+ * strings, and the per-thread scratch buffers chunks are decoded in.
  * The innermost axis is a memcpy when both sides are contiguous along it,
  * else a loop specialised on the element size (no call per element). */
-#include <pthread.h>
+#include "config.h"
 #include <stdlib.h>
 #include <string.h>
-#include "zdata.h"
+#include "ncchunk.h"
 
 /* ---- per-thread scratch ---------------------------------------------------------
- * Grow-only buffers per thread (see zdata.h): a fresh
- * chunk-sized malloc per chunk costs a page fault per 4 KiB, which on this
- * kind of machine is most of the read time. */
-typedef struct zscratch {
-    unsigned char *b[NCZ_NSCRATCH];
-    size_t cap[NCZ_NSCRATCH];
-} zscratch;
-
-static pthread_key_t scratch_key;
-static pthread_once_t scratch_once = PTHREAD_ONCE_INIT;
-
-static void
-scratch_free(void *p)
-{
-    zscratch *z = p;
-    if (z) {
-        for (int i = 0; i < NCZ_NSCRATCH; i++)
-            free(z->b[i]);
-        free(z);
-    }
-}
-
-static void
-scratch_init(void)
-{
-    (void)pthread_key_create(&scratch_key, scratch_free);
-}
-
+ * libfilter's per-thread grow-only buffers, the engine's slots (see
+ * ncchunk.h): a fresh chunk-sized malloc per chunk costs a page fault per
+ * 4 KiB, which on this kind of machine is most of the read time.  Some
+ * headroom for chunks of varying stored size. */
 unsigned char *
-ncz_scratch(int which, size_t n)
+ncc_scratch(int which, size_t n)
 {
-    zscratch *z;
-    pthread_once(&scratch_once, scratch_init);
-    if ((z = pthread_getspecific(scratch_key)) == NULL) {
-        if ((z = calloc(1, sizeof(*z))) == NULL)
-            return NULL;
-        if (pthread_setspecific(scratch_key, z) != 0) {
-            free(z);
-            return NULL;
-        }
-    }
-    if (z->cap[which] < n || z->b[which] == NULL) {
-        /* Contents need not survive: no realloc copy; some headroom for
-         * chunks of varying stored size. */
-        size_t cap = n + n / 4 + 64;
-        free(z->b[which]);
-        z->cap[which] = 0;
-        if ((z->b[which] = malloc(cap)) == NULL)
-            return NULL;
-        z->cap[which] = cap;
-    }
-    return z->b[which];
+    if (which < 0 || which >= NCC_NSCRATCH)
+        return NULL;
+    return ncf_scratch_get(NCF_SCRATCH_ENGINE + which, n, n / 4 + 64);
 }
-
 
 /* Next row of a strided box: odometer over the axes before outer, moving
  * both offsets; 0 when every row is done. */
@@ -115,7 +72,7 @@ copy_row(size_t esize, size_t n, const unsigned char *s, size_t ss, unsigned cha
 }
 
 void
-ncz_copy_strided(int rank, size_t esize, const size_t *count, const void *src, const size_t *sstr,
+ncc_copy_strided(int rank, size_t esize, const size_t *count, const void *src, const size_t *sstr,
                  void *dst, const size_t *dstr)
 {
     const unsigned char *s = src;
@@ -140,7 +97,7 @@ ncz_copy_strided(int rank, size_t esize, const size_t *count, const void *src, c
 }
 
 int
-ncz_all_fill(const void *buf, size_t n, size_t esize, const void *fill)
+ncc_all_fill(const void *buf, size_t n, size_t esize, const void *fill)
 {
     const unsigned char *b = buf, *f = fill;
     if (n == 0)
@@ -152,10 +109,25 @@ ncz_all_fill(const void *buf, size_t n, size_t esize, const void *fill)
     return memcmp(b, b + esize, (n - 1) * esize) == 0;
 }
 
+void
+ncc_fill_elems(void *dst, size_t n, size_t esize, const void *fill)
+{
+    unsigned char *d = dst;
+    if (n == 0)
+        return;
+    memcpy(d, fill, esize);
+    /* Double the filled part each time: log n memcpy calls. */
+    for (size_t done = 1; done < n;) {
+        size_t k = done < n - done ? done : n - done;
+        memcpy(d + done * esize, d, k * esize);
+        done += k;
+    }
+}
+
 /* ---- variable-length strings ----------------------------------------------------- */
 
 void
-ncz_strings_free(char **v, size_t n)
+ncc_strings_free(char **v, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         free(v[i]);
@@ -178,7 +150,7 @@ str_dup(const char *s, char **out)
 }
 
 int
-ncz_strings_copy_strided(int rank, const size_t *count, char *const *src, const size_t *sstr, char **dst,
+ncc_strings_copy_strided(int rank, const size_t *count, char *const *src, const size_t *sstr, char **dst,
                          const size_t *dstr)
 {
     size_t idx[NC_MAX_VAR_DIMS], soff = 0, doff = 0;
@@ -210,7 +182,7 @@ ncz_strings_copy_strided(int rank, const size_t *count, char *const *src, const 
 }
 
 int
-ncz_strings_all_fill(char *const *v, size_t n, const char *fill)
+ncc_strings_all_fill(char *const *v, size_t n, const char *fill)
 {
     if (fill == NULL)
         fill = "";
@@ -221,7 +193,7 @@ ncz_strings_all_fill(char *const *v, size_t n, const char *fill)
 }
 
 int
-ncz_strings_fill(char **v, size_t n, const char *fill)
+ncc_strings_fill(char **v, size_t n, const char *fill)
 {
     if (fill == NULL || fill[0] == '\0') {
         memset(v, 0, n * sizeof(char *));
@@ -229,7 +201,7 @@ ncz_strings_fill(char **v, size_t n, const char *fill)
     }
     for (size_t i = 0; i < n; i++)
         if (str_dup(fill, &v[i])) {
-            ncz_strings_free(v, i);
+            ncc_strings_free(v, i);
             memset(v + i, 0, (n - i) * sizeof(char *));
             return NC_ENOMEM;
         }

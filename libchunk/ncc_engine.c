@@ -1,0 +1,693 @@
+/* ncc_engine.c: reads, writes and the write-back of a chunked variable
+ * through its format's table (see ncchunk.h).
+ *
+ * Read: the chunks a selection touches go a batch at a time: the format
+ * fetches their raw bytes (several at once, or each from its own pool
+ * task), then a pool task per chunk decodes it and copies its part into the
+ * caller's buffer (decoding straight into that buffer when the chunk is one
+ * run of it).  Cached chunks are copied from the cache; chunks not stored
+ * are copied from a chunk of fill.
+ * Write: whole chunks the cache does not hold are encoded from the caller's
+ * data, NCC_DIRECT_BATCH at a time on the pool; the others are merged into
+ * cache entries.  A full cache writes every dirty chunk in one batch and
+ * keeps the newer half. */
+#include "config.h"
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include "ncchunk.h"
+#include "ncx.h"
+
+/* ---- the variable ------------------------------------------------------------------- */
+
+int
+ncc_var_init(ncc_var *v, const ncc_grid *g, int vstr, const void *fill, int keepall, size_t max,
+             const ncc_ops *ops, void *fmt)
+{
+    memset(v, 0, sizeof(*v));
+    v->g = *g;
+    v->vstr = vstr;
+    v->fill = fill;
+    v->keepall = keepall;
+    v->ops = ops;
+    v->fmt = fmt;
+    v->zerofill = !vstr;
+    for (size_t i = 0; i < g->esize && v->zerofill; i++)
+        v->zerofill = v->fill[i] == 0;
+    pthread_mutex_init(&v->filllock, NULL);
+    if (ncc_cache_init(&v->cache, g->rank, max)) {
+        pthread_mutex_destroy(&v->filllock);
+        return NC_ENOMEM;
+    }
+    return NC_NOERR;
+}
+
+/* Free the strings a chunk owns. */
+static void
+chunk_release(const ncc_var *v, unsigned char *data)
+{
+    if (v->vstr && data != NULL)
+        ncc_strings_free((char **)(void *)data, v->g.chunkelems);
+}
+
+/* Drop entry e (unwritten if dirty); its buffer is kept for reuse. */
+static void
+entry_drop(ncc_var *v, ncc_entry *e)
+{
+    unsigned char *data;
+    chunk_release(v, e->data);
+    if (v->ops->entry_free)
+        v->ops->entry_free(v->fmt, e);
+    data = ncc_cache_unlink(&v->cache, e);
+    if (v->cache.nspare < NCC_SPARE_MAX)
+        v->cache.spare[v->cache.nspare++] = data;
+    else
+        free(data);
+}
+
+void
+ncc_var_fini(ncc_var *v)
+{
+    while (v->cache.head)
+        entry_drop(v, v->cache.head);
+    for (size_t i = 0; i < v->cache.nspare; i++)
+        free(v->cache.spare[i]);
+    free(v->cache.buckets);
+    free(v->fillchunk);
+    pthread_mutex_destroy(&v->filllock);
+    memset(&v->cache, 0, sizeof(v->cache));
+    v->fillchunk = NULL;
+}
+
+const unsigned char *
+ncc_fill_chunk(ncc_var *v)
+{
+    pthread_mutex_lock(&v->filllock);
+    if (v->fillchunk == NULL && (v->fillchunk = malloc(v->g.chunkbytes ? v->g.chunkbytes : 1)) != NULL)
+        ncc_fill_elems(v->fillchunk, v->g.chunkelems, v->g.esize, v->fill);
+    pthread_mutex_unlock(&v->filllock);
+    return v->fillchunk;
+}
+
+int
+ncc_has_dirty(const ncc_var *v)
+{
+    for (const ncc_entry *e = v->cache.head; e; e = e->next)
+        if (e->dirty)
+            return 1;
+    return 0;
+}
+
+static int
+chunk_all_fill(const ncc_var *v, const unsigned char *data)
+{
+    if (v->vstr)
+        return ncc_strings_all_fill((char *const *)(const void *)data, v->g.chunkelems,
+                                    *(char *const *)(const void *)v->fill);
+    return ncc_all_fill(data, v->g.chunkelems, v->g.esize, v->fill);
+}
+
+/* ---- storing encoded chunks ----------------------------------------------------------- */
+
+static int
+store_job(ncc_var *v, ncc_enc *j)
+{
+    ncc_put p = {j->key, j->out, j->outlen, j->mask, j->empty, NULL};
+    int s = v->ops->store_one(v->fmt, &p);
+    if (!j->borrowed)
+        free(j->out);
+    j->out = NULL;
+    return s;
+}
+
+/* Encode job j from data (and store it from this task when the format
+ * stores from tasks). */
+static void
+encode_job(ncc_var *v, ncc_enc *j, const unsigned char *data, int may_borrow)
+{
+    if (!v->keepall && chunk_all_fill(v, data)) {
+        j->empty = 1;
+    } else if (v->stored_raw && may_borrow) {
+        /* Stored as it is in memory: written from the chunk, no copy. */
+        j->out = (void *)data;
+        j->outlen = v->g.chunkbytes;
+        j->borrowed = 1;
+    } else if (v->stored_raw) {
+        if ((j->out = malloc(v->g.chunkbytes ? v->g.chunkbytes : 1)) == NULL) {
+            j->status = NC_ENOMEM;
+            return;
+        }
+        memcpy(j->out, data, v->g.chunkbytes);
+        j->outlen = v->g.chunkbytes;
+    } else if ((j->status = v->ops->encode(v->fmt, data, v->g.chunkbytes, &j->out, &j->outlen, &j->mask))) {
+        return;
+    }
+    if (v->store_in_task)
+        j->status = store_job(v, j);
+}
+
+/* Store the encoded jobs (those not failed) with one store_many. */
+static void
+store_jobs(ncc_var *v, ncc_enc *jobs, size_t n)
+{
+    ncc_put *puts = calloc(n ? n : 1, sizeof(*puts));
+    size_t np = 0;
+    if (puts == NULL) {
+        for (size_t k = 0; k < n; k++)
+            if (jobs[k].status == NC_NOERR)
+                jobs[k].status = NC_ENOMEM; /* nothing stored */
+        return;
+    }
+    for (size_t k = 0; k < n; k++)
+        if (jobs[k].status == NC_NOERR)
+            puts[np++] = (ncc_put){jobs[k].key, jobs[k].out, jobs[k].outlen, jobs[k].mask, jobs[k].empty,
+                                   &jobs[k].status};
+    if (np > 0)
+        (void)v->ops->store_many(v->fmt, np, puts); /* statuses per job */
+    free(puts);
+}
+
+/* ---- write-back ------------------------------------------------------------------------- */
+
+typedef struct enc_ctx {
+    ncc_var *v;
+    ncc_enc *jobs;
+    ncf_pool *inner; /* pool for a format's own parallel work (one job) */
+} enc_ctx;
+
+static void
+enc_task(void *arg, size_t i)
+{
+    enc_ctx *c = arg;
+    ncc_enc *j = &c->jobs[i];
+    ncc_var *v = c->v;
+    if (v->ops->entry_flush) {
+        j->status = v->ops->entry_flush(v->fmt, j, NULL, c->inner, v->store_in_task);
+        return;
+    }
+    encode_job(v, j, j->e->data, 1);
+}
+
+int
+ncc_flush(ncc_var *v, size_t keep)
+{
+    size_t ndirty = 0, k = 0;
+    int stat = NC_NOERR;
+    for (ncc_entry *e = v->cache.head; e; e = e->next)
+        ndirty += e->dirty != 0;
+    if (ndirty > 0) {
+        ncc_enc *jobs = calloc(ndirty, sizeof(*jobs));
+        enc_ctx c;
+        if (jobs == NULL)
+            return NC_ENOMEM;
+        for (ncc_entry *e = v->cache.head; e && stat == NC_NOERR; e = e->next)
+            if (e->dirty) {
+                jobs[k].e = e;
+                stat = v->ops->key(v->fmt, e->idx, &jobs[k].key);
+                k++;
+            }
+        if (stat == NC_NOERR) {
+            c.v = v;
+            c.jobs = jobs;
+            c.inner = ndirty == 1 ? ncf_pool_default() : NULL;
+            ncf_pool_run(ncf_pool_default(), ndirty, enc_task, &c);
+            if (!v->store_in_task)
+                store_jobs(v, jobs, ndirty);
+            for (k = 0; k < ndirty; k++) {
+                ncc_enc *j = &jobs[k];
+                if (j->status == NC_NOERR)
+                    j->e->dirty = 0;
+                else if (stat == NC_NOERR)
+                    stat = j->status;
+            }
+        }
+        for (k = 0; k < ndirty; k++) {
+            if (!jobs[k].borrowed)
+                free(jobs[k].out);
+            free(jobs[k].key);
+        }
+        free(jobs);
+    }
+    /* Drop clean entries from the cold end down to keep. */
+    for (ncc_entry *e = v->cache.tail, *p; e && v->cache.n > keep; e = p) {
+        p = e->prev;
+        if (!e->dirty)
+            entry_drop(v, e);
+    }
+    return stat;
+}
+
+int
+ncc_set_cache(ncc_var *v, size_t max)
+{
+    v->cache.max = max;
+    return v->cache.n > max ? ncc_flush(v, max) : NC_NOERR;
+}
+
+/* ---- read ------------------------------------------------------------------------------- */
+
+typedef struct rd_job {
+    size_t *k0, *nk, *l0;        /* rank entries each (in the batch's index pool) */
+    const unsigned char *cached; /* chunk from the cache */
+    int absent;                  /* known absent: fill */
+    int direct;                  /* decode straight into the caller's buffer */
+    ncc_raw *raw;
+    int status;
+} rd_job;
+
+typedef struct rd_ctx {
+    ncc_var *v;
+    const ncc_sel *s;
+    unsigned char *out;
+    rd_job *jobs;
+    ncf_pool *inner;
+} rd_ctx;
+
+/* Copy job j's part of chunk into out (strings: copies of them). */
+static int
+copy_part(const ncc_var *v, const ncc_sel *s, const rd_job *j, const unsigned char *chunk, unsigned char *out)
+{
+    size_t soff = 0, sstr[NC_MAX_VAR_DIMS];
+    for (int k = 0; k < s->rank; k++) {
+        soff += j->l0[k] * v->g.cstr[k];
+        sstr[k] = s->stride[k] * v->g.cstr[k];
+    }
+    if (v->vstr)
+        return ncc_strings_copy_strided(s->rank, j->nk, (char *const *)(const void *)chunk + soff, sstr,
+                                        (char **)(void *)out + ncc_sel_uoff(s, j->k0), s->ustr);
+    ncc_copy_strided(s->rank, v->g.esize, j->nk, chunk + soff * v->g.esize, sstr,
+                     out + ncc_sel_uoff(s, j->k0) * v->g.esize, s->ustr);
+    return NC_NOERR;
+}
+
+static int
+copy_fill(ncc_var *v, const ncc_sel *s, const rd_job *j, unsigned char *out)
+{
+    const unsigned char *src = ncc_fill_chunk(v);
+    return src == NULL ? NC_ENOMEM : copy_part(v, s, j, src, out);
+}
+
+static void
+rd_task(void *arg, size_t i)
+{
+    rd_ctx *c = arg;
+    rd_job *j = &c->jobs[i];
+    ncc_var *v = c->v;
+    ncc_raw *r = j->raw;
+    unsigned char *tmp;
+    int stat;
+    if (j->cached) {
+        j->status = copy_part(v, c->s, j, j->cached, c->out);
+        return;
+    }
+    if (j->absent) {
+        j->status = copy_fill(v, c->s, j, c->out);
+        return;
+    }
+    if (v->fetch_in_task)
+        (void)v->ops->fetch_one(v->fmt, r); /* its status in r */
+    if (r->status == NC_EEMPTY) {
+        j->status = copy_fill(v, c->s, j, c->out);
+        return;
+    }
+    if (r->status != NC_NOERR) {
+        j->status = r->status;
+        return;
+    }
+    if (j->direct) {
+        tmp = c->out + ncc_sel_uoff(c->s, j->k0) * v->g.esize;
+    } else if ((tmp = ncc_scratch(NCC_SCRATCH_CHUNK, v->g.chunkbytes)) == NULL) {
+        j->status = NC_ENOMEM;
+        return;
+    }
+    stat = v->ops->decode(v->fmt, r, tmp, v->g.chunkbytes, c->inner);
+    if (stat == NC_NOERR && !j->direct) {
+        stat = copy_part(v, c->s, j, tmp, c->out);
+        chunk_release(v, tmp); /* the scratch chunk's own strings */
+    }
+    if (r->owned)
+        free(r->data);
+    r->data = NULL;
+    j->status = stat;
+}
+
+static void
+raws_clear(ncc_raw *raws, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (raws[i].owned)
+            free(raws[i].data);
+        free(raws[i].key);
+        memset(&raws[i], 0, sizeof(raws[i]));
+    }
+}
+
+static int
+run_read_batch(ncc_var *v, const ncc_sel *s, unsigned char *out, rd_job *jobs, ncc_raw *raws, size_t njobs,
+               size_t nraws)
+{
+    rd_ctx c;
+    int stat = NC_NOERR;
+    if (nraws > 0 && !v->fetch_in_task) {
+        stat = v->ops->fetch_many(v->fmt, nraws, raws);
+        if (stat && stat != NC_EEMPTY)
+            return stat;
+        stat = NC_NOERR;
+    }
+    c.v = v;
+    c.s = s;
+    c.out = out;
+    c.jobs = jobs;
+    c.inner = njobs == 1 ? ncf_pool_default() : NULL;
+    ncf_pool_run(ncf_pool_default(), njobs, rd_task, &c);
+    for (size_t i = 0; i < njobs; i++)
+        if (jobs[i].status && stat == NC_NOERR)
+            stat = jobs[i].status;
+    return stat;
+}
+
+int
+ncc_read(ncc_var *v, const ncc_sel *s, unsigned char *out)
+{
+    size_t maxjobs = NCC_BATCH_BYTES / (v->g.chunkbytes ? v->g.chunkbytes : 1), njobs = 0, nraws = 0;
+    size_t rk = s->rank > 0 ? (size_t)s->rank : 1, nchunks = 1, *ixpool = NULL;
+    uint64_t idx[NC_MAX_VAR_DIMS];
+    rd_job *jobs = NULL;
+    ncc_raw *raws = NULL;
+    int nthreads = ncf_pool_default() ? ncf_pool_nthreads(ncf_pool_default()) : 1;
+    int stat = NC_NOERR;
+    if (s->n == 0)
+        return NC_NOERR;
+    if (maxjobs < (size_t)nthreads * 2)
+        maxjobs = (size_t)nthreads * 2;
+    if (maxjobs > 4096)
+        maxjobs = 4096;
+    /* No more jobs than chunks in the box touched. */
+    for (int k = 0; k < s->rank && nchunks <= maxjobs; k++)
+        nchunks *= (size_t)(s->chi[k] - s->clo[k] + 1);
+    if (nchunks < maxjobs)
+        maxjobs = nchunks;
+    jobs = calloc(maxjobs, sizeof(*jobs));
+    raws = calloc(maxjobs, sizeof(*raws));
+    ixpool = calloc(maxjobs * 3 * rk, sizeof(size_t));
+    if (jobs == NULL || raws == NULL || ixpool == NULL) {
+        stat = NC_ENOMEM;
+        goto done;
+    }
+    for (size_t i = 0; i < maxjobs; i++) {
+        jobs[i].k0 = ixpool + i * 3 * rk;
+        jobs[i].nk = jobs[i].k0 + rk;
+        jobs[i].l0 = jobs[i].nk + rk;
+    }
+    for (int k = 0; k < s->rank; k++)
+        idx[k] = s->clo[k];
+    for (int more = 1; more && stat == NC_NOERR;) {
+        rd_job *j = &jobs[njobs];
+        if (ncc_sel_part(&v->g, s, idx, j->k0, j->nk, j->l0)) {
+            ncc_entry *e = ncc_cache_find(&v->cache, idx);
+            j->cached = NULL;
+            j->raw = NULL;
+            j->absent = 0;
+            j->direct = 0;
+            j->status = NC_NOERR;
+            if (e != NULL) {
+                j->cached = e->data;
+            } else {
+                ncc_raw *r = &raws[nraws];
+                r->count = UINT64_MAX;
+                stat = v->ops->locate(v->fmt, idx, r);
+                if (stat == NC_EEMPTY) {
+                    free(r->key);
+                    memset(r, 0, sizeof(*r));
+                    j->absent = 1;
+                    stat = NC_NOERR;
+                } else if (stat) {
+                    nraws++; /* its key is freed below */
+                    break;
+                } else {
+                    j->raw = r;
+                    j->direct = ncc_part_direct(&v->g, s, j->nk);
+                    nraws++;
+                }
+            }
+            njobs++;
+        }
+        more = s->rank > 0 ? ncc_sel_next(s, idx) : 0;
+        if (njobs == maxjobs || (!more && njobs > 0)) {
+            stat = run_read_batch(v, s, out, jobs, raws, njobs, nraws);
+            raws_clear(raws, nraws);
+            njobs = nraws = 0;
+        }
+    }
+done:
+    if (raws)
+        raws_clear(raws, nraws);
+    free(raws);
+    free(jobs);
+    free(ixpool);
+    return stat;
+}
+
+/* ---- write ------------------------------------------------------------------------------ */
+
+/* Ask for huge pages over the 2 MiB-aligned inside of a big, fresh, zeroed
+ * buffer: its first touch then faults a few pages, not thousands. */
+static void
+huge_pages(void *p, size_t n)
+{
+#ifdef MADV_HUGEPAGE
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    uintptr_t lo = ((uintptr_t)p + huge - 1) & ~(huge - 1), hi = ((uintptr_t)p + n) & ~(huge - 1);
+    if (n >= ((size_t)8 << 20) && hi > lo)
+        (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+#else
+    (void)p;
+    (void)n;
+#endif
+}
+
+/* The cache entry of chunk idx, created (read and decoded, or fill) if
+ * absent; whole: the write covers the chunk entirely (no read needed). */
+static int
+get_entry(ncc_var *v, const uint64_t *idx, int whole, ncc_entry **ep)
+{
+    ncc_entry *e = ncc_cache_find(&v->cache, idx);
+    unsigned char *data;
+    ncc_raw r;
+    int stat, zeroed = 0;
+    size_t cb = v->g.chunkbytes;
+    if (e != NULL) {
+        ncc_cache_touch(&v->cache, e);
+        *ep = e;
+        return NC_NOERR;
+    }
+    /* Full: write every dirty chunk (in parallel) and keep the newer half,
+     * so the next flush again has several chunks to encode at once. */
+    if (v->cache.n >= v->cache.max && (stat = ncc_flush(v, v->cache.max / 2)))
+        return stat;
+    /* A chunk of zero fill about to be read as absent starts as fresh zero
+     * pages: no fill chunk copied in. */
+    if (v->cache.nspare > 0) {
+        data = v->cache.spare[--v->cache.nspare];
+    } else if (!whole && !v->vstr && v->ops->entry_load == NULL && v->zerofill) {
+        if ((data = calloc(1, cb ? cb : 1)) == NULL)
+            return NC_ENOMEM;
+        zeroed = 1;
+        huge_pages(data, cb);
+    } else if ((data = malloc(cb ? cb : 1)) == NULL) {
+        return NC_ENOMEM;
+    }
+    memset(&r, 0, sizeof(r));
+    if ((stat = v->ops->key(v->fmt, idx, &r.key))) {
+        free(data);
+        return stat;
+    }
+    if (!whole && v->ops->entry_load != NULL) {
+        if ((stat = ncc_cache_insert(&v->cache, idx, data, ep))) {
+            free(data);
+        } else if ((stat = v->ops->entry_load(v->fmt, r.key, *ep))) {
+            if (v->ops->entry_free)
+                v->ops->entry_free(v->fmt, *ep);
+            free(ncc_cache_unlink(&v->cache, *ep));
+        }
+        free(r.key);
+        return stat;
+    }
+    if (whole && v->vstr) {
+        memset(data, 0, cb); /* no strings yet: the write replaces NULLs */
+    } else if (!whole) {
+        r.count = UINT64_MAX;
+        stat = v->ops->fetch_whole(v->fmt, &r);
+        if (stat == NC_EEMPTY && v->vstr) {
+            stat = ncc_strings_fill((char **)(void *)data, v->g.chunkelems, *(char *const *)(const void *)v->fill);
+        } else if (stat == NC_EEMPTY && v->zerofill) {
+            if (!zeroed)
+                memset(data, 0, cb);
+            stat = NC_NOERR;
+        } else if (stat == NC_EEMPTY) {
+            const unsigned char *fc = ncc_fill_chunk(v);
+            if (fc == NULL)
+                stat = NC_ENOMEM;
+            else {
+                memcpy(data, fc, cb);
+                stat = NC_NOERR;
+            }
+        } else if (stat == NC_NOERR) {
+            stat = v->ops->decode(v->fmt, &r, data, cb, NULL);
+        }
+        if (r.owned)
+            free(r.data);
+    }
+    free(r.key);
+    if (stat) {
+        free(data);
+        return stat;
+    }
+    if ((stat = ncc_cache_insert(&v->cache, idx, data, ep))) {
+        chunk_release(v, data);
+        free(data);
+    }
+    return stat;
+}
+
+typedef struct dw_ctx {
+    ncc_var *v;
+    const ncc_sel *s;
+    const unsigned char *src;
+    int contiguous;     /* each whole chunk is one run of src */
+    ncc_enc *jobs;
+} dw_ctx;
+
+static void
+dw_task(void *arg, size_t i)
+{
+    dw_ctx *c = arg;
+    ncc_enc *j = &c->jobs[i];
+    ncc_var *v = c->v;
+    const unsigned char *data = c->src + j->soff * v->g.esize;
+    int scratch = 0;
+    if (!c->contiguous) {
+        unsigned char *buf = ncc_scratch(NCC_SCRATCH_CHUNK, v->g.chunkbytes);
+        if (buf == NULL) {
+            j->status = NC_ENOMEM;
+            return;
+        }
+        ncc_copy_strided(c->s->rank, v->g.esize, v->g.chunk, data, c->s->ustr, buf, v->g.cstr);
+        data = buf;
+        scratch = 1;
+    }
+    /* A scratch chunk may be lent only to a store made from this task. */
+    encode_job(v, j, data, v->store_in_task || !scratch);
+}
+
+/* Encode and store jobs[0..n) from src; frees their keys and outputs. */
+static int
+run_direct(ncc_var *v, const ncc_sel *s, const unsigned char *src, ncc_enc *jobs, size_t n)
+{
+    dw_ctx c;
+    int stat = NC_NOERR;
+    c.v = v;
+    c.s = s;
+    c.src = src;
+    c.contiguous = ncc_sel_contiguous(&v->g, s);
+    c.jobs = jobs;
+    ncf_pool_run(ncf_pool_default(), n, dw_task, &c);
+    if (!v->store_in_task)
+        store_jobs(v, jobs, n);
+    for (size_t i = 0; i < n; i++) {
+        ncc_enc *j = &jobs[i];
+        if (j->status != NC_NOERR && stat == NC_NOERR)
+            stat = j->status;
+        if (!j->borrowed)
+            free(j->out);
+        free(j->key);
+    }
+    memset(jobs, 0, n * sizeof(*jobs));
+    return stat;
+}
+
+int
+ncc_write(ncc_var *v, const ncc_sel *s, const unsigned char *src, int direct_ok)
+{
+    uint64_t idx[NC_MAX_VAR_DIMS];
+    size_t k0[NC_MAX_VAR_DIMS], nk[NC_MAX_VAR_DIMS], l0[NC_MAX_VAR_DIMS];
+    ncc_enc direct[NCC_DIRECT_BATCH];
+    size_t ndirect = 0;
+    int can_direct = direct_ok && s->rank > 0;
+    int stat = NC_NOERR;
+    if (s->n == 0)
+        return NC_NOERR;
+    memset(direct, 0, sizeof(direct));
+    for (int k = 0; k < s->rank; k++)
+        idx[k] = s->clo[k];
+    for (int more = 1; more && stat == NC_NOERR;) {
+        ncc_entry *e;
+        if (ncc_sel_part(&v->g, s, idx, k0, nk, l0)) {
+            int whole = 1;
+            size_t soff = 0, doff = 0, dstr[NC_MAX_VAR_DIMS];
+            for (int k = 0; k < s->rank; k++)
+                if (nk[k] != v->g.chunk[k])
+                    whole = 0;
+            if (whole && v->ops->put_whole != NULL && ncc_part_direct(&v->g, s, nk) &&
+                ncc_cache_find(&v->cache, idx) == NULL) {
+                /* The format encodes it from the caller's data itself. */
+                char *key = NULL;
+                if ((stat = v->ops->key(v->fmt, idx, &key)) == NC_NOERR)
+                    stat = v->ops->put_whole(v->fmt, key, src + ncc_sel_uoff(s, k0) * v->g.esize);
+                free(key);
+                if (stat)
+                    break;
+                goto next;
+            }
+            if (whole && can_direct && ncc_cache_find(&v->cache, idx) == NULL) {
+                if ((stat = v->ops->key(v->fmt, idx, &direct[ndirect].key)))
+                    break;
+                direct[ndirect++].soff = ncc_sel_uoff(s, k0);
+                if (ndirect == NCC_DIRECT_BATCH) {
+                    stat = run_direct(v, s, src, direct, ndirect);
+                    ndirect = 0;
+                }
+                goto next;
+            }
+            if ((stat = get_entry(v, idx, whole, &e)))
+                break;
+            if (v->ops->entry_prepare && (stat = v->ops->entry_prepare(v->fmt, e, l0, nk, s->stride)))
+                break;
+            for (int k = 0; k < s->rank; k++) {
+                soff += k0[k] * s->ustr[k];
+                doff += l0[k] * v->g.cstr[k];
+                dstr[k] = s->stride[k] * v->g.cstr[k];
+            }
+            e->dirty = 1;
+            if (v->vstr) {
+                if ((stat = ncc_strings_copy_strided(s->rank, nk, (char *const *)(const void *)src + soff, s->ustr,
+                                                     (char **)(void *)e->data + doff, dstr)))
+                    break;
+            } else {
+                ncc_copy_strided(s->rank, v->g.esize, nk, src + soff * v->g.esize, s->ustr,
+                                 e->data + doff * v->g.esize, dstr);
+            }
+        }
+    next:
+        more = s->rank > 0 ? ncc_sel_next(s, idx) : 0;
+    }
+    if (ndirect > 0) {
+        int st = run_direct(v, s, src, direct, ndirect);
+        if (stat == NC_NOERR)
+            stat = st;
+    }
+    for (size_t i = 0; i < ndirect; i++)
+        free(direct[i].key);
+    return stat;
+}
+
+/* ---- conversion --------------------------------------------------------------------------- */
+
+int
+ncc_convert(nc_type from, const void *src, nc_type to, void *dst, size_t n, int classic)
+{
+    int stat = ncx_convert(from, src, to, dst, n);
+    if (stat == NC_ERANGE && classic && (from == NC_BYTE || from == NC_UBYTE) && (to == NC_BYTE || to == NC_UBYTE))
+        stat = NC_NOERR;
+    return stat;
+}

@@ -1,0 +1,307 @@
+/* ncchunk.h: the chunk engine (libchunk/), shared by every chunked format
+ * (Zarr in libnczarr/, netCDF-4 in libhdf5/).
+ *
+ * What the engine does, for one variable stored as a grid of equal chunks:
+ *   - cuts a selection (start/count/stride) into the chunks it touches and,
+ *     per chunk, the part selected (edge chunks included);
+ *   - reads: fetches the raw bytes of those chunks a batch at a time
+ *     (through the format's table), decodes each on libfilter's pool and
+ *     copies the selected elements into the caller's buffer -- or decodes
+ *     straight into the caller's buffer when the chunk is covered whole and
+ *     lies there in one run; a chunk that is not stored reads as fill;
+ *   - writes: chunks covered whole and not cached are encoded straight from
+ *     the caller's data a batch at a time on the pool; the others are merged
+ *     into a bounded LRU write-back cache of decoded chunks (a partly
+ *     written chunk is first read and decoded, or filled); when the cache is
+ *     full, every dirty chunk is encoded in one batch on the pool and the
+ *     older half dropped (eviction in batches, so the pool has work);
+ *   - a chunk whose every element is the fill value is not stored (deleted
+ *     if it was), unless the variable keeps every chunk (NOFILL);
+ *   - elements are either fixed-size bytes or owned C strings (one char *
+ *     per element, NULL meaning ""): a chunk owns its strings, a read hands
+ *     out copies, a write stores copies;
+ *   - per-thread grow-only scratch buffers (libfilter's), so steady-state
+ *     requests touch no fresh pages;
+ *   - type conversion with NC_ERANGE after decode / before encode
+ *     (ncc_convert_get / ncc_convert_put, ncx_convert's rules, the classic
+ *     model's byte exception).
+ *
+ * What a format gives it (ncc_ops): where a chunk's bytes are (locate; a
+ * key and a byte range), how to fetch them (several at once, or one at a
+ * time from pool tasks), how to store / delete encoded chunks (several at
+ * once, or one from a task), and the variable's codec chain (decode /
+ * encode one chunk, thread-safe).  Optional hooks let a format own the
+ * layout of what it stores (Zarr shards: a cache entry brought in by inner
+ * chunk, a shard encoded from its entry or straight from the caller).
+ *
+ * Promises:
+ *   - values only ever move between the caller's buffer, the cache and the
+ *     format's table; the bytes stored for a given sequence of calls do not
+ *     depend on the number of pool threads;
+ *   - memory: a read batch holds at most NCC_BATCH_BYTES of decoded chunks
+ *     (at least two per pool thread); a write holds the cache's bound plus
+ *     NCC_DIRECT_BATCH encoded chunks; scratch is a few chunks per thread;
+ *   - every failure is an NC_* code; a failed write leaves the chunk dirty
+ *     in the cache (it is written again on the next flush);
+ *   - calls on one ncc_var are not concurrent (the caller serialises them);
+ *     the table's decode/encode/fetch_one/store_one run on pool threads at
+ *     once and must be thread-safe.
+ */
+#ifndef NCCHUNK_H
+#define NCCHUNK_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "netcdf.h"
+#include "ncfilter.h"
+
+#define NCC_BATCH_BYTES ((size_t)256 << 20) /* decoded bytes per read batch */
+#define NCC_DIRECT_BATCH 64                 /* chunks encoded from the caller at once */
+#define NCC_SPARE_MAX 16                    /* chunk buffers kept for reuse */
+
+/* ---- the chunk grid and a selection over it ---------------------------------------- */
+
+typedef struct ncc_grid {
+    int rank;
+    size_t chunk[NC_MAX_VAR_DIMS];
+    size_t cstr[NC_MAX_VAR_DIMS]; /* C strides of a chunk, in elements */
+    size_t esize;                 /* bytes of an element in memory */
+    size_t chunkelems, chunkbytes;
+} ncc_grid;
+
+/* NC_EINVAL when a chunk extent is 0 or the chunk would exceed maxbytes. */
+int ncc_grid_init(ncc_grid *g, int rank, const size_t *chunk, size_t esize, size_t maxbytes);
+
+typedef struct ncc_sel {
+    int rank;
+    size_t start[NC_MAX_VAR_DIMS], count[NC_MAX_VAR_DIMS], stride[NC_MAX_VAR_DIMS];
+    size_t ustr[NC_MAX_VAR_DIMS]; /* C strides of the caller's buffer */
+    size_t n;                     /* elements selected (0: some count is 0) */
+    uint64_t clo[NC_MAX_VAR_DIMS], chi[NC_MAX_VAR_DIMS]; /* chunk box touched */
+} ncc_sel;
+
+/* netCDF's bound rule for one axis of length len: start past the end (or at
+ * it with count > 0) NC_EINVALCOORDS; the last index past the end
+ * NC_EEDGE, unless some count of the request is 0 (zero). */
+int ncc_check_bound(size_t start, size_t count, size_t stride, size_t len, int zero);
+
+/* The selection of start/count/stride (NULL: 0 / dimlen / 1) over grid g,
+ * every axis checked against dimlen except those with unbounded[k] set
+ * (NULL: none).  NC_ESTRIDE, NC_EINVALCOORDS, NC_EEDGE, NC_ENOMEM. */
+int ncc_sel_init(ncc_sel *s, const ncc_grid *g, const size_t *start, const size_t *count, const ptrdiff_t *stride,
+                 const size_t *dimlen, const unsigned char *unbounded);
+/* Recompute the chunk box of s for grid g (the same selection, another
+ * chunk shape). */
+void ncc_sel_regrid(ncc_sel *s, const ncc_grid *g);
+/* The part of s in chunk idx: per axis the first selected index k0 (in the
+ * caller's buffer), the count nk and the offset in the chunk l0.  0 when
+ * the chunk holds no selected element. */
+int ncc_sel_part(const ncc_grid *g, const ncc_sel *s, const uint64_t *idx, size_t *k0, size_t *nk, size_t *l0);
+/* Advance idx over the chunk box of s (C order); 0 when done. */
+int ncc_sel_next(const ncc_sel *s, uint64_t *idx);
+/* Advance c over the box lo..hi (bounds included, C order); 0 when done
+ * (c is back at lo). */
+int ncc_box_next(int rank, size_t *c, const size_t *lo, const size_t *hi);
+/* Element offset of k0 in the caller's buffer. */
+size_t ncc_sel_uoff(const ncc_sel *s, const size_t *k0);
+/* A whole chunk that is one run of the caller's buffer. */
+int ncc_part_direct(const ncc_grid *g, const ncc_sel *s, const size_t *nk);
+/* Every chunk covered whole by s is one run of the caller's buffer. */
+int ncc_sel_contiguous(const ncc_grid *g, const ncc_sel *s);
+
+/* ---- copies, fill, strings, scratch ------------------------------------------------- */
+
+/* Copy a rank-dimensional box of count[] elements of esize bytes: element
+ * (i_0..i_r-1) is read at src + sum(i_d * sstr[d]) * esize and written at
+ * dst + sum(i_d * dstr[d]) * esize (strides in elements).  rank 0: one. */
+void ncc_copy_strided(int rank, size_t esize, const size_t *count, const void *src, const size_t *sstr, void *dst,
+                      const size_t *dstr);
+/* Is every element of buf (n of esize bytes) equal to fill? */
+int ncc_all_fill(const void *buf, size_t n, size_t esize, const void *fill);
+/* n copies of the element fill (esize bytes) at dst. */
+void ncc_fill_elems(void *dst, size_t n, size_t esize, const void *fill);
+
+/* Owned strings: one char * per element, NULL is "".  free: each non-NULL
+ * freed and set NULL.  copy_strided: as ncc_copy_strided, each destination's
+ * old string replaced by a copy of the source's (NC_ENOMEM: partly copied,
+ * still consistent).  all_fill: every string equals fill (NULL and ""
+ * equal).  fill: n copies of fill (old values not freed). */
+void ncc_strings_free(char **v, size_t n);
+int ncc_strings_copy_strided(int rank, const size_t *count, char *const *src, const size_t *sstr, char **dst,
+                             const size_t *dstr);
+int ncc_strings_all_fill(char *const *v, size_t n, const char *fill);
+int ncc_strings_fill(char **v, size_t n, const char *fill);
+
+/* A per-thread grow-only buffer of at least n bytes, contents undefined
+ * (NULL on ENOMEM); freed when the thread exits (libfilter's scratch, slots
+ * NCF_SCRATCH_ENGINE and after).  Slots: NCC_SCRATCH_RAW
+ * raw chunk bytes, NCC_SCRATCH_CHUNK a decoded chunk, NCC_SCRATCH_INNER a
+ * format's own (Zarr: an inner chunk of a shard). */
+enum { NCC_SCRATCH_RAW, NCC_SCRATCH_CHUNK, NCC_SCRATCH_INNER, NCC_NSCRATCH };
+unsigned char *ncc_scratch(int which, size_t n);
+
+/* ---- the write-back cache -------------------------------------------------------------- */
+
+typedef struct ncc_entry {
+    uint64_t *idx;           /* the chunk's grid index (rank entries) */
+    unsigned char *data;     /* the chunk, decoded */
+    int dirty;
+    void *aux;               /* the format's (entry_free releases it) */
+    int loading;             /* contents still to be brought in (a format's use) */
+    unsigned long stamp;     /* the last request that used it (a format's use) */
+    struct ncc_entry *prev, *next; /* LRU list, most recent first */
+    struct ncc_entry *hnext;
+} ncc_entry;
+
+typedef struct ncc_cache {
+    int rank;
+    ncc_entry *head, *tail;
+    ncc_entry **buckets;
+    size_t nbuckets, n, max;
+    unsigned char *spare[NCC_SPARE_MAX]; /* free chunk buffers */
+    size_t nspare;
+} ncc_cache;
+
+int ncc_cache_init(ncc_cache *c, int rank, size_t max);
+ncc_entry *ncc_cache_find(const ncc_cache *c, const uint64_t *idx);
+/* Move e to the most recent end. */
+void ncc_cache_touch(ncc_cache *c, ncc_entry *e);
+/* A new most recent entry owning data (freed by the caller on error). */
+int ncc_cache_insert(ncc_cache *c, const uint64_t *idx, unsigned char *data, ncc_entry **ep);
+/* Take e out; its data buffer is returned (the caller keeps or frees it). */
+unsigned char *ncc_cache_unlink(ncc_cache *c, ncc_entry *e);
+/* Take e out but keep it (idx, data) for the caller, who frees it with
+ * free(e) after its data. */
+void ncc_cache_detach(ncc_cache *c, ncc_entry *e);
+
+/* Cache budget: entries of chunkbytes a cache of size bytes holds; at
+ * least 4 (so a flush encodes in parallel) unless a chunk is over 64 MiB. */
+size_t ncc_cache_budget(size_t size, size_t chunkbytes);
+
+/* ---- a variable and its format's table ----------------------------------------------- */
+
+/* Where a stored chunk's bytes are, and the bytes once fetched. */
+typedef struct ncc_raw {
+    char *key;               /* the object holding them (malloc'ed; the engine frees) */
+    uint64_t start, count;   /* byte range in it; count UINT64_MAX: all of it */
+    void *data;              /* fetched bytes */
+    size_t len;
+    int owned;               /* data malloc'ed (the engine frees), else scratch */
+    unsigned mask;           /* filters skipped (HDF5's chunk filter mask) */
+    int status;              /* NC_EEMPTY: not stored (reads as fill) */
+} ncc_raw;
+
+/* One object to store (empty: delete it). */
+typedef struct ncc_put {
+    const char *key;
+    const void *out;
+    size_t outlen;
+    unsigned mask;
+    int empty;
+    int *status;             /* where its result goes */
+} ncc_put;
+
+/* One chunk to encode and store, from a cache entry or the caller. */
+typedef struct ncc_enc {
+    ncc_entry *e;            /* cache entry (NULL: from the caller's buffer) */
+    char *key;
+    void *out;               /* encoded bytes; owned unless borrowed */
+    size_t outlen;
+    unsigned mask;
+    int borrowed;            /* out points at the chunk itself (no codec) */
+    int empty;               /* all fill: delete instead */
+    int status;
+    size_t soff;             /* from the caller: element offset of the chunk's origin */
+} ncc_enc;
+
+struct ncc_var;
+
+typedef struct ncc_ops {
+    /* The key of chunk idx (for stores and cache write-back). */
+    int (*key)(void *fmt, const uint64_t *idx, char **keyp);
+    /* Where chunk idx's bytes are: r->key, r->start, r->count.  NC_EEMPTY:
+     * known absent (reads as fill).  Called on the caller's thread. */
+    int (*locate)(void *fmt, const uint64_t *idx, ncc_raw *r);
+    /* Fetch n located chunks at once (data malloc'ed, per-item status);
+     * NULL: fetch_one runs in the pool tasks instead. */
+    int (*fetch_many)(void *fmt, size_t n, ncc_raw *r);
+    /* Fetch one located chunk into r->data (thread-safe; may use
+     * NCC_SCRATCH_RAW); r->status NC_EEMPTY when not stored. */
+    int (*fetch_one)(void *fmt, ncc_raw *r);
+    /* The whole stored chunk r->key into r->data (malloc'ed, owned),
+     * r->len, r->mask; NC_EEMPTY when absent.  Called on the caller's
+     * thread for a read-modify-write. */
+    int (*fetch_whole)(void *fmt, ncc_raw *r);
+    /* Raw bytes -> exactly dstlen decoded bytes (thread-safe); inner: a
+     * pool the codec may use itself (NULL: none). */
+    int (*decode)(void *fmt, const ncc_raw *r, void *dst, size_t dstlen, ncf_pool *inner);
+    /* A decoded chunk -> encoded bytes (*outp malloc'ed), thread-safe
+     * (not called when the variable is stored_raw). */
+    int (*encode)(void *fmt, const void *src, size_t len, void **outp, size_t *outlenp, unsigned *maskp);
+    /* Store several (writes and deletes; per-item status).  Caller's thread. */
+    int (*store_many)(void *fmt, size_t n, ncc_put *p);
+    /* Store or delete one, from a pool task (thread-safe); NULL: store_many. */
+    int (*store_one)(void *fmt, const ncc_put *p);
+    /* Optional hooks for a format that stores more than one decoded chunk
+     * per object (Zarr shards). */
+    /* A cache entry for a partial write of chunk idx: e->data (chunkbytes)
+     * is to be set up (and e->aux with it); replaces read-and-decode. */
+    int (*entry_load)(void *fmt, const char *key, ncc_entry *e);
+    /* Before the part (l0, nk, stride) of entry e is overwritten. */
+    int (*entry_prepare)(void *fmt, ncc_entry *e, const size_t *l0, const size_t *nk, const size_t *stride);
+    void (*entry_free)(void *fmt, ncc_entry *e);
+    /* Encode (and with store, store) job j from its entry or src; replaces
+     * the engine's fill check, encode and store. */
+    int (*entry_flush)(void *fmt, ncc_enc *j, const void *src, ncf_pool *inner, int store);
+    /* A whole chunk not cached, one run of the caller's buffer at src:
+     * encode and store it (replaces the batch path). */
+    int (*put_whole)(void *fmt, const char *key, const void *src);
+} ncc_ops;
+
+typedef struct ncc_var {
+    ncc_grid g;
+    const ncc_ops *ops;
+    void *fmt;
+    int vstr;                /* elements are owned char * */
+    const unsigned char *fill; /* one element (the format's; strings: a char *) */
+    int zerofill;            /* fill is all zero bytes */
+    int keepall;             /* store every chunk, fill or not (NOFILL) */
+    int stored_raw;          /* chunks are stored as they are in memory (no codec) */
+    int fetch_in_task;       /* fetch_one from tasks (else fetch_many) */
+    int store_in_task;       /* store_one from tasks (else store_many) */
+    unsigned char *fillchunk;/* a chunk of fill, made on first need */
+    pthread_mutex_t filllock;
+    ncc_cache cache;
+} ncc_var;
+
+/* Set up v over grid g (copied) with the format's table; fill is borrowed
+ * (it must outlive v).  max: cache entries (0: no cache). */
+int ncc_var_init(ncc_var *v, const ncc_grid *g, int vstr, const void *fill, int keepall, size_t max,
+                 const ncc_ops *ops, void *fmt);
+/* Free everything v holds, dirty chunks dropped unwritten. */
+void ncc_var_fini(ncc_var *v);
+/* A chunk of fill (made once; read-only).  NULL on ENOMEM. */
+const unsigned char *ncc_fill_chunk(ncc_var *v);
+
+/* Read selection s into out (memory form, esize per element; strings:
+ * NULLs that become copies). */
+int ncc_read(ncc_var *v, const ncc_sel *s, unsigned char *out);
+/* Write selection s from src.  direct: chunks covered whole may be encoded
+ * straight from src (else they go through the cache too). */
+int ncc_write(ncc_var *v, const ncc_sel *s, const unsigned char *src, int direct);
+/* Write every dirty chunk, then drop clean entries from the cold end down to keep. */
+int ncc_flush(ncc_var *v, size_t keep);
+/* A new cache bound; entries over it written and dropped. */
+int ncc_set_cache(ncc_var *v, size_t max);
+/* Any dirty chunk in the cache? */
+int ncc_has_dirty(const ncc_var *v);
+
+/* ---- conversion ------------------------------------------------------------------------- */
+
+/* Values in the variable's type -> the memory type (n elements); NC_ERANGE
+ * after converting every value when some did not fit, unless ignored
+ * (the classic model between NC_BYTE and NC_UBYTE). */
+int ncc_convert(nc_type from, const void *src, nc_type to, void *dst, size_t n, int classic);
+
+#endif /* NCCHUNK_H */

@@ -1,0 +1,570 @@
+/* tst_chunk_engine.c: the chunk engine (libchunk/) on its own, through a
+ * format made up here: chunks are objects in a small in-memory store, keyed
+ * "i.j", encoded by a codec that adds each byte's position (so a chunk
+ * decoded with the wrong length or offset shows).  Random selections
+ * (starts, counts, strides, edge chunks) are read and written against a
+ * plain array model of the variable, with a cache small enough to evict,
+ * every fetch and store mode, owned strings, fill chunks left out (or kept),
+ * a store that fails, bounds and conversions. */
+#include "config.h"
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "nctst.h"
+#include "ncchunk.h"
+
+/* ---- the made-up format --------------------------------------------------------- */
+
+#define MAXOBJ 512
+
+typedef struct store {
+    pthread_mutex_t lock;
+    char *key[MAXOBJ];
+    unsigned char *data[MAXOBJ];
+    size_t len[MAXOBJ];
+    size_t nobj;
+    long nstore, ndelete, nfetch, ndecode, ndirect;
+    int fail_stores;       /* stores fail (NC_EACCESS) while set */
+    const unsigned char *user; /* the caller's buffer of the current read */
+    size_t userlen;
+    int rank;
+} store;
+
+static int
+find(store *s, const char *key)
+{
+    for (size_t i = 0; i < s->nobj; i++)
+        if (strcmp(s->key[i], key) == 0)
+            return (int)i;
+    return -1;
+}
+
+static int
+f_key(void *fmt, const uint64_t *idx, char **keyp)
+{
+    store *s = fmt;
+    char buf[256];
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < s->rank; k++)
+        n += (size_t)snprintf(buf + n, sizeof(buf) - n, k ? ".%llu" : "%llu", (unsigned long long)idx[k]);
+    if (s->rank == 0)
+        snprintf(buf, sizeof(buf), "0");
+    return (*keyp = strdup(buf)) == NULL ? NC_ENOMEM : NC_NOERR;
+}
+
+static int
+f_locate(void *fmt, const uint64_t *idx, ncc_raw *r)
+{
+    return f_key(fmt, idx, &r->key);
+}
+
+static int
+fetch(store *s, ncc_raw *r, int owned)
+{
+    int i;
+    pthread_mutex_lock(&s->lock);
+    s->nfetch++;
+    i = find(s, r->key);
+    r->status = NC_EEMPTY;
+    if (i >= 0) {
+        r->len = s->len[i];
+        r->data = owned ? malloc(r->len) : ncc_scratch(NCC_SCRATCH_RAW, r->len);
+        r->owned = owned;
+        memcpy(r->data, s->data[i], r->len);
+        r->status = NC_NOERR;
+    }
+    pthread_mutex_unlock(&s->lock);
+    return r->status;
+}
+
+static int
+f_fetch_many(void *fmt, size_t n, ncc_raw *r)
+{
+    int stat = NC_NOERR;
+    for (size_t i = 0; i < n; i++) {
+        int s = fetch(fmt, &r[i], 1);
+        if (s && !stat)
+            stat = s;
+    }
+    return stat;
+}
+
+static int
+f_fetch_one(void *fmt, ncc_raw *r)
+{
+    return fetch(fmt, r, 0);
+}
+
+static int
+f_fetch_whole(void *fmt, ncc_raw *r)
+{
+    return fetch(fmt, r, 1);
+}
+
+/* The codec: stored byte i = chunk byte i + i (mod 256), plus a 4-byte length. */
+static int
+f_decode(void *fmt, const ncc_raw *r, void *dst, size_t dstlen, ncf_pool *inner)
+{
+    store *s = fmt;
+    const unsigned char *b = r->data;
+    unsigned char *d = dst;
+    uint32_t n;
+    (void)inner;
+    if (r->len < 4)
+        return NC_EFILTER;
+    memcpy(&n, b, 4);
+    if (n != dstlen || r->len != (size_t)n + 4)
+        return NC_EFILTER;
+    for (size_t i = 0; i < n; i++)
+        d[i] = (unsigned char)(b[4 + i] - (unsigned char)i);
+    pthread_mutex_lock(&s->lock);
+    s->ndecode++;
+    if (s->user && d >= s->user && d < s->user + s->userlen)
+        s->ndirect++;
+    pthread_mutex_unlock(&s->lock);
+    return NC_NOERR;
+}
+
+static int
+f_encode(void *fmt, const void *src, size_t len, void **outp, size_t *outlenp, unsigned *maskp)
+{
+    const unsigned char *c = src;
+    unsigned char *o = malloc(len + 4);
+    uint32_t n = (uint32_t)len;
+    (void)fmt;
+    if (o == NULL)
+        return NC_ENOMEM;
+    memcpy(o, &n, 4);
+    for (size_t i = 0; i < len; i++)
+        o[4 + i] = (unsigned char)(c[i] + (unsigned char)i);
+    *outp = o;
+    *outlenp = len + 4;
+    *maskp = 0;
+    return NC_NOERR;
+}
+
+static int
+f_store_one(void *fmt, const ncc_put *p)
+{
+    store *s = fmt;
+    int i, stat = NC_NOERR;
+    pthread_mutex_lock(&s->lock);
+    i = find(s, p->key);
+    if (s->fail_stores) {
+        stat = NC_EACCESS;
+    } else if (p->empty) {
+        s->ndelete++;
+        if (i >= 0) {
+            free(s->key[i]);
+            free(s->data[i]);
+            s->nobj--;
+            s->key[i] = s->key[s->nobj];
+            s->data[i] = s->data[s->nobj];
+            s->len[i] = s->len[s->nobj];
+        }
+    } else {
+        unsigned char *b = malloc(p->outlen ? p->outlen : 1);
+        s->nstore++;
+        if (b == NULL || (i < 0 && s->nobj == MAXOBJ)) {
+            free(b);
+            stat = NC_ENOMEM;
+        } else {
+            memcpy(b, p->out, p->outlen);
+            if (i < 0) {
+                i = (int)s->nobj++;
+                s->key[i] = strdup(p->key);
+            } else {
+                free(s->data[i]);
+            }
+            s->data[i] = b;
+            s->len[i] = p->outlen;
+        }
+    }
+    pthread_mutex_unlock(&s->lock);
+    return stat;
+}
+
+static int
+f_store_many(void *fmt, size_t n, ncc_put *p)
+{
+    int stat = NC_NOERR;
+    for (size_t i = 0; i < n; i++) {
+        *p[i].status = f_store_one(fmt, &p[i]);
+        if (*p[i].status && !stat)
+            stat = *p[i].status;
+    }
+    return stat;
+}
+
+static const ncc_ops ops = {
+    .key = f_key,
+    .locate = f_locate,
+    .fetch_many = f_fetch_many,
+    .fetch_one = f_fetch_one,
+    .fetch_whole = f_fetch_whole,
+    .decode = f_decode,
+    .encode = f_encode,
+    .store_many = f_store_many,
+    .store_one = f_store_one,
+};
+
+static void
+store_clear(store *s)
+{
+    for (size_t i = 0; i < s->nobj; i++) {
+        free(s->key[i]);
+        free(s->data[i]);
+    }
+    s->nobj = 0;
+}
+
+/* ---- helpers ---------------------------------------------------------------------- */
+
+static unsigned rng = 12345;
+static unsigned
+rnd(unsigned n)
+{
+    rng = rng * 1103515245u + 12345u;
+    return (rng >> 8) % n;
+}
+
+/* Random selection inside dims (rank 2). */
+static void
+random_sel(const size_t *dims, size_t *start, size_t *count, ptrdiff_t *stride)
+{
+    for (int k = 0; k < 2; k++) {
+        stride[k] = 1 + (ptrdiff_t)rnd(3);
+        start[k] = rnd((unsigned)dims[k]);
+        size_t maxc = (dims[k] - 1 - start[k]) / (size_t)stride[k] + 1;
+        count[k] = 1 + rnd((unsigned)maxc);
+    }
+}
+
+/* ---- tests ------------------------------------------------------------------------- */
+
+static void
+test_sel(void)
+{
+    ncc_grid g;
+    ncc_sel s;
+    size_t chunk[2] = {4, 3}, dims[2] = {10, 7}, start[2], count[2];
+    ptrdiff_t stride[2];
+    MUST(ncc_grid_init(&g, 2, chunk, 4, (size_t)1 << 30));
+    CHECK(g.chunkelems == 12 && g.chunkbytes == 48 && g.cstr[0] == 3 && g.cstr[1] == 1, "grid strides");
+    EXPECT(ncc_grid_init(&g, 2, (size_t[]){0, 3}, 4, 1 << 30), NC_EINVAL);
+    EXPECT(ncc_grid_init(&g, 2, (size_t[]){1 << 20, 1 << 20}, 8, 1 << 30), NC_EINVAL);
+    MUST(ncc_grid_init(&g, 2, chunk, 4, (size_t)1 << 30));
+    /* Bounds: netCDF's rules. */
+    EXPECT(ncc_sel_init(&s, &g, (size_t[]){10, 0}, (size_t[]){1, 1}, NULL, dims, NULL), NC_EINVALCOORDS);
+    EXPECT(ncc_sel_init(&s, &g, (size_t[]){10, 0}, (size_t[]){0, 1}, NULL, dims, NULL), NC_NOERR);
+    CHECK(s.n == 0, "zero count selects nothing");
+    EXPECT(ncc_sel_init(&s, &g, (size_t[]){11, 0}, (size_t[]){0, 1}, NULL, dims, NULL), NC_EINVALCOORDS);
+    EXPECT(ncc_sel_init(&s, &g, (size_t[]){8, 0}, (size_t[]){3, 1}, NULL, dims, NULL), NC_EEDGE);
+    EXPECT(ncc_sel_init(&s, &g, (size_t[]){0, 0}, (size_t[]){4, 1}, (ptrdiff_t[]){4, 1}, dims, NULL), NC_EEDGE);
+    EXPECT(ncc_sel_init(&s, &g, (size_t[]){0, 0}, (size_t[]){1, 1}, (ptrdiff_t[]){0, 1}, dims, NULL), NC_ESTRIDE);
+    EXPECT(ncc_sel_init(&s, &g, (size_t[]){8, 0}, (size_t[]){3, 1}, NULL, dims, (unsigned char[]){1, 0}),
+           NC_NOERR);
+    CHECK(ncc_check_bound(5, 0, 1, 5, 1) == NC_NOERR, "start at the end with count 0");
+    /* Parts: every selected element lies in exactly one chunk part, at the
+     * right place. */
+    for (int t = 0; t < 200; t++) {
+        uint64_t idx[2];
+        size_t k0[2], nk[2], l0[2], seen = 0;
+        unsigned char *hit;
+        random_sel(dims, start, count, stride);
+        MUST(ncc_sel_init(&s, &g, start, count, stride, dims, NULL));
+        hit = calloc(s.n, 1);
+        idx[0] = s.clo[0];
+        idx[1] = s.clo[1];
+        do {
+            if (!ncc_sel_part(&g, &s, idx, k0, nk, l0))
+                continue;
+            for (size_t a = 0; a < nk[0]; a++)
+                for (size_t b = 0; b < nk[1]; b++) {
+                    size_t i = k0[0] + a, j = k0[1] + b;
+                    size_t r = idx[0] * chunk[0] + l0[0] + a * (size_t)stride[0];
+                    size_t c = idx[1] * chunk[1] + l0[1] + b * (size_t)stride[1];
+                    CHECK(r == start[0] + i * (size_t)stride[0] && c == start[1] + j * (size_t)stride[1],
+                          "part element position");
+                    CHECK(r / chunk[0] == idx[0] && c / chunk[1] == idx[1], "part element inside its chunk");
+                    hit[ncc_sel_uoff(&s, (size_t[]){i, j})]++;
+                    seen++;
+                }
+        } while (ncc_sel_next(&s, idx));
+        CHECK(seen == s.n, "every element in one part (%zu of %zu)", seen, s.n);
+        for (size_t i = 0; i < s.n; i++)
+            if (hit[i] != 1) {
+                CHECK(0, "element %zu hit %d times", i, hit[i]);
+                break;
+            }
+        free(hit);
+    }
+}
+
+/* Random reads and writes of a 2-D int variable against a model array. */
+static void
+test_rw(int fetch_in_task, int store_in_task, size_t maxentries, int keepall)
+{
+    enum { R = 23, C = 17 };
+    size_t dims[2] = {R, C}, chunk[2] = {5, 4};
+    int model[R][C], fill = -7;
+    store st;
+    ncc_grid g;
+    ncc_var v;
+    memset(&st, 0, sizeof(st));
+    pthread_mutex_init(&st.lock, NULL);
+    st.rank = 2;
+    for (int i = 0; i < R; i++)
+        for (int j = 0; j < C; j++)
+            model[i][j] = fill;
+    MUST(ncc_grid_init(&g, 2, chunk, sizeof(int), (size_t)1 << 30));
+    MUST(ncc_var_init(&v, &g, 0, &fill, keepall, maxentries, &ops, &st));
+    v.fetch_in_task = fetch_in_task;
+    v.store_in_task = store_in_task;
+    for (int t = 0; t < 300; t++) {
+        size_t start[2], count[2];
+        ptrdiff_t stride[2];
+        ncc_sel s;
+        int *buf;
+        random_sel(dims, start, count, stride);
+        if (t % 7 == 0) { /* whole chunks, one run of the buffer */
+            start[0] = 5 * rnd(3);
+            count[0] = 5;
+            start[1] = 0;
+            count[1] = C;
+            stride[0] = stride[1] = 1;
+        }
+        MUST(ncc_sel_init(&s, &g, start, count, stride, dims, NULL));
+        buf = malloc(s.n * sizeof(int));
+        if (t % 2 == 0) {
+            for (size_t i = 0; i < s.n; i++)
+                buf[i] = t % 5 == 0 ? fill : (int)rnd(1000);
+            OK(ncc_write(&v, &s, (unsigned char *)buf, t % 3 != 0));
+            for (size_t a = 0; a < count[0]; a++)
+                for (size_t b = 0; b < count[1]; b++)
+                    model[start[0] + a * (size_t)stride[0]][start[1] + b * (size_t)stride[1]] =
+                        buf[a * count[1] + b];
+        } else {
+            int bad = 0;
+            st.user = (unsigned char *)buf;
+            st.userlen = s.n * sizeof(int);
+            OK(ncc_read(&v, &s, (unsigned char *)buf));
+            st.user = NULL;
+            for (size_t a = 0; a < count[0] && !bad; a++)
+                for (size_t b = 0; b < count[1] && !bad; b++)
+                    bad = model[start[0] + a * (size_t)stride[0]][start[1] + b * (size_t)stride[1]] !=
+                          buf[a * count[1] + b];
+            CHECK(!bad, "read %d matches the model (fetch_in_task %d, store_in_task %d, max %zu)", t,
+                  fetch_in_task, store_in_task, maxentries);
+        }
+        free(buf);
+        CHECK(v.cache.n <= (maxentries > 0 ? maxentries : 1), "cache bounded (%zu)", v.cache.n);
+    }
+    OK(ncc_flush(&v, 0));
+    CHECK(v.cache.n == 0 && !ncc_has_dirty(&v), "flush to 0 empties the cache");
+    /* A fresh variable over the same store reads back the model. */
+    ncc_var_fini(&v);
+    MUST(ncc_var_init(&v, &g, 0, &fill, keepall, maxentries, &ops, &st));
+    {
+        int back[R][C];
+        ncc_sel s;
+        MUST(ncc_sel_init(&s, &g, NULL, NULL, NULL, dims, NULL));
+        st.ndirect = 0;
+        st.user = (unsigned char *)back;
+        st.userlen = sizeof(back);
+        OK(ncc_read(&v, &s, (unsigned char *)back));
+        st.user = NULL;
+        CHECK(memcmp(back, model, sizeof(back)) == 0, "whole variable read back");
+        /* Chunks wholly inside the variable's first 20 rows and 16 columns
+         * are covered whole, but only a chunk spanning every column is one
+         * run of the buffer: with 17 columns none is. */
+        CHECK(st.ndirect == 0, "no direct decode when chunks are not runs of the buffer");
+    }
+    {
+        /* Stored chunks: every one whose contents are not all fill (all of
+         * them when keepall). */
+        size_t want = 0, nonfill = 0;
+        for (size_t ci = 0; ci < (R + 4) / 5; ci++)
+            for (size_t cj = 0; cj < (C + 3) / 4; cj++) {
+                char key[64];
+                int allfill = 1;
+                for (size_t i = ci * 5; i < ci * 5 + 5; i++)
+                    for (size_t j = cj * 4; j < cj * 4 + 4; j++)
+                        if (i < R && j < C && model[i][j] != fill)
+                            allfill = 0;
+                snprintf(key, sizeof(key), "%zu.%zu", ci, cj);
+                nonfill += !allfill;
+                if (!allfill)
+                    want += find(&st, key) >= 0;
+            }
+        CHECK(want == nonfill, "every chunk with data is stored (%zu of %zu)", want, nonfill);
+        if (!keepall)
+            CHECK(st.nobj == nonfill, "chunks of fill are left out (%zu stored, %zu with data)", st.nobj, nonfill);
+    }
+    ncc_var_fini(&v);
+    store_clear(&st);
+    pthread_mutex_destroy(&st.lock);
+}
+
+/* Whole chunks that are runs of the caller's buffer decode straight into it. */
+static void
+test_direct(void)
+{
+    size_t dims[2] = {12, 8}, chunk[2] = {4, 8};
+    double fill = 0, data[12][8], back[12][8];
+    store st;
+    ncc_grid g;
+    ncc_var v;
+    ncc_sel s;
+    memset(&st, 0, sizeof(st));
+    pthread_mutex_init(&st.lock, NULL);
+    st.rank = 2;
+    for (int i = 0; i < 12; i++)
+        for (int j = 0; j < 8; j++)
+            data[i][j] = i * 100 + j + 0.5;
+    MUST(ncc_grid_init(&g, 2, chunk, sizeof(double), (size_t)1 << 30));
+    MUST(ncc_var_init(&v, &g, 0, &fill, 0, 4, &ops, &st));
+    MUST(ncc_sel_init(&s, &g, NULL, NULL, NULL, dims, NULL));
+    OK(ncc_write(&v, &s, (unsigned char *)data, 1));
+    CHECK(v.cache.n == 0 && st.nstore == 3, "whole chunks encoded from the caller (%ld stores)", st.nstore);
+    st.user = (unsigned char *)back;
+    st.userlen = sizeof(back);
+    OK(ncc_read(&v, &s, (unsigned char *)back));
+    CHECK(st.ndirect == 3 && st.ndecode == 3, "three chunks decoded into the caller's buffer (%ld)", st.ndirect);
+    CHECK(memcmp(back, data, sizeof(data)) == 0, "direct read");
+    /* A corrupt chunk is the codec's error, not data. */
+    st.data[0][5] ^= 1;
+    st.len[0]--;
+    EXPECT(ncc_read(&v, &s, (unsigned char *)back), NC_EFILTER);
+    ncc_var_fini(&v);
+    store_clear(&st);
+    pthread_mutex_destroy(&st.lock);
+}
+
+/* A store that fails leaves its chunks dirty; they go out on the next flush. */
+static void
+test_store_failure(void)
+{
+    size_t dims[1] = {40}, chunk[1] = {10};
+    int fill = 0, one[3] = {1, 2, 3}, back[40];
+    store st;
+    ncc_grid g;
+    ncc_var v;
+    ncc_sel s;
+    memset(&st, 0, sizeof(st));
+    pthread_mutex_init(&st.lock, NULL);
+    st.rank = 1;
+    MUST(ncc_grid_init(&g, 1, chunk, sizeof(int), (size_t)1 << 30));
+    MUST(ncc_var_init(&v, &g, 0, &fill, 0, 8, &ops, &st));
+    MUST(ncc_sel_init(&s, &g, (size_t[]){8}, (size_t[]){3}, NULL, dims, NULL));
+    OK(ncc_write(&v, &s, (unsigned char *)one, 1)); /* chunks 0 and 1, partly */
+    CHECK(v.cache.n == 2 && ncc_has_dirty(&v), "partial writes cached");
+    st.fail_stores = 1;
+    EXPECT(ncc_flush(&v, 8), NC_EACCESS);
+    CHECK(ncc_has_dirty(&v), "still dirty after a failed store");
+    st.fail_stores = 0;
+    OK(ncc_flush(&v, 0));
+    CHECK(!ncc_has_dirty(&v) && st.nobj == 2, "written on the next flush");
+    ncc_var_fini(&v);
+    MUST(ncc_var_init(&v, &g, 0, &fill, 0, 8, &ops, &st));
+    MUST(ncc_sel_init(&s, &g, NULL, NULL, NULL, dims, NULL));
+    OK(ncc_read(&v, &s, (unsigned char *)back));
+    CHECK(back[7] == 0 && back[8] == 1 && back[9] == 2 && back[10] == 3 && back[11] == 0 && back[39] == 0,
+          "values after the retried flush");
+    ncc_var_fini(&v);
+    store_clear(&st);
+    pthread_mutex_destroy(&st.lock);
+}
+
+/* Owned strings: copies in, copies out, fill strings, nothing leaked. */
+static void
+test_strings(int store_in_task)
+{
+    size_t dims[1] = {9}, chunk[1] = {4};
+    static const char *fillstr = "fill";
+    char *in[3] = {"a", "", "ccc"}, *out[9];
+    store st;
+    ncc_grid g;
+    ncc_var v;
+    ncc_sel s;
+    memset(&st, 0, sizeof(st));
+    pthread_mutex_init(&st.lock, NULL);
+    st.rank = 1;
+    MUST(ncc_grid_init(&g, 1, chunk, sizeof(char *), (size_t)1 << 30));
+    /* The codec sees pointers only in memory: keep it in the cache. */
+    MUST(ncc_var_init(&v, &g, 1, (const void *)&fillstr, 0, 8, &ops, &st));
+    v.store_in_task = store_in_task;
+    MUST(ncc_sel_init(&s, &g, (size_t[]){2}, (size_t[]){3}, (ptrdiff_t[]){2}, dims, NULL));
+    OK(ncc_write(&v, &s, (unsigned char *)in, 0));
+    MUST(ncc_sel_init(&s, &g, NULL, NULL, NULL, dims, NULL));
+    memset(out, 0, sizeof(out));
+    OK(ncc_read(&v, &s, (unsigned char *)out));
+    CHECK(out[0] && strcmp(out[0], "fill") == 0 && out[2] && strcmp(out[2], "a") == 0 && out[4] == NULL &&
+              out[6] && strcmp(out[6], "ccc") == 0 && out[8] && strcmp(out[8], "fill") == 0,
+          "strings read back with fill");
+    CHECK(out[2] != in[0], "a read hands out copies");
+    ncc_strings_free(out, 9);
+    ncc_var_fini(&v); /* dirty string chunks dropped: their strings freed */
+    store_clear(&st);
+    pthread_mutex_destroy(&st.lock);
+}
+
+static void
+test_copies(void)
+{
+    int src[3][4], dst[4][3], fillv = 9, arr[5] = {9, 9, 9, 9, 9};
+    size_t count[2] = {3, 4}, sstr[2] = {4, 1}, dstr[2] = {1, 3};
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 4; j++)
+            src[i][j] = i * 10 + j;
+    ncc_copy_strided(2, sizeof(int), count, src, sstr, dst, dstr); /* transpose */
+    CHECK(dst[3][2] == 23 && dst[0][1] == 10, "strided copy transposes");
+    CHECK(ncc_all_fill(arr, 5, sizeof(int), &fillv), "all fill");
+    arr[4] = 8;
+    CHECK(!ncc_all_fill(arr, 5, sizeof(int), &fillv), "not all fill");
+    {
+        size_t c[2] = {1, 2}, lo[2] = {1, 2}, hi[2] = {2, 4}, n = 1;
+        while (ncc_box_next(2, c, lo, hi))
+            n++;
+        CHECK(n == 6 && c[0] == 1 && c[1] == 2, "box walk visits 2x3 and ends at lo (%zu)", n);
+    }
+    ncc_fill_elems(arr, 5, sizeof(int), &(int){4});
+    CHECK(arr[0] == 4 && arr[4] == 4, "fill elements");
+    /* Conversion with NC_ERANGE, and the classic model's byte exception. */
+    {
+        int big[2] = {300, 5};
+        signed char b[2];
+        unsigned char ub = 200;
+        EXPECT(ncc_convert(NC_INT, big, NC_BYTE, b, 2, 0), NC_ERANGE);
+        CHECK(b[1] == 5, "values after the one out of range are converted");
+        EXPECT(ncc_convert(NC_UBYTE, &ub, NC_BYTE, b, 1, 0), NC_ERANGE);
+        EXPECT(ncc_convert(NC_UBYTE, &ub, NC_BYTE, b, 1, 1), NC_NOERR);
+    }
+    /* Scratch grows and is per thread. */
+    {
+        unsigned char *a = ncc_scratch(NCC_SCRATCH_CHUNK, 100), *b = ncc_scratch(NCC_SCRATCH_CHUNK, 50);
+        CHECK(a != NULL && a == b, "scratch reused when big enough");
+        CHECK(ncc_scratch(NCC_SCRATCH_CHUNK, (size_t)1 << 20) != NULL, "scratch grows");
+    }
+}
+
+int
+main(void)
+{
+    test_sel();
+    test_copies();
+    for (int fit = 0; fit < 2; fit++)
+        for (int sit = 0; sit < 2; sit++) {
+            test_rw(fit, sit, 4, 0);
+            test_rw(fit, sit, 1, 1);
+        }
+    test_rw(0, 0, 64, 0);
+    test_direct();
+    test_store_failure();
+    test_strings(0);
+    test_strings(1);
+    return nct_summary("tst_chunk_engine");
+}
