@@ -1,4 +1,5 @@
-/* hdf5chunk.c: the parallel chunk pipeline (see hdf5chunk.h).
+/* hdf5chunk.c: the parallel chunk pipeline (see hdf5chunk.h), on the chunk
+ * engine's copies, scratch and cache index (libchunk/ncchunk.h).
  *
  * A request is cut into the chunks it touches, one pool task each (the pool
  * hands them out one at a time, so a thread that is descheduled holds up at
@@ -17,6 +18,7 @@
 #include <string.h>
 #include "hdf5chunk.h"
 #include "ncfilter.h"
+#include "ncchunk.h"
 
 #define MAX_FILTERS 32               /* H5Z_MAX_NFILTERS */
 #define MAX_PARAMS 64                /* more cd_values: HDF5's path */
@@ -64,86 +66,21 @@ typedef struct cjob {
 
 /* ---- element copies between a chunk and the caller's buffer ------------------ */
 
-static void
-gather(unsigned char *dst, const unsigned char *src, size_t n, size_t step, size_t size)
-{
-    if (step == 1) {
-        memcpy(dst, src, n * size);
-        return;
-    }
-    switch (size) {
-    case 1:
-        for (size_t i = 0; i < n; i++) dst[i] = src[i * step];
-        break;
-    case 2:
-        for (size_t i = 0; i < n; i++) memcpy(dst + 2 * i, src + i * step * 2, 2);
-        break;
-    case 4:
-        for (size_t i = 0; i < n; i++) memcpy(dst + 4 * i, src + i * step * 4, 4);
-        break;
-    case 8:
-        for (size_t i = 0; i < n; i++) memcpy(dst + 8 * i, src + i * step * 8, 8);
-        break;
-    default:
-        for (size_t i = 0; i < n; i++) memcpy(dst + i * size, src + i * step * size, size);
-    }
-}
-
-static void
-scatter(unsigned char *dst, const unsigned char *src, size_t n, size_t step, size_t size)
-{
-    if (step == 1) {
-        memcpy(dst, src, n * size);
-        return;
-    }
-    switch (size) {
-    case 1:
-        for (size_t i = 0; i < n; i++) dst[i * step] = src[i];
-        break;
-    case 2:
-        for (size_t i = 0; i < n; i++) memcpy(dst + i * step * 2, src + 2 * i, 2);
-        break;
-    case 4:
-        for (size_t i = 0; i < n; i++) memcpy(dst + i * step * 4, src + 4 * i, 4);
-        break;
-    case 8:
-        for (size_t i = 0; i < n; i++) memcpy(dst + i * step * 8, src + 8 * i, 8);
-        break;
-    default:
-        for (size_t i = 0; i < n; i++) memcpy(dst + i * step * size, src + i * size, size);
-    }
-}
-
 /* Move the selected elements of chunk j between chunk (its decoded bytes)
- * and the caller's buffer, one row of the last dimension at a time. */
+ * and the caller's buffer (the engine's strided box copy). */
 static void
 copy_sel(const plan *p, const cjob *j, unsigned char *chunk, int to_user)
 {
-    int nd = p->nd, last = nd - 1;
-    size_t n = (size_t)(j->khi[last] - j->klo[last]), step = (size_t)p->stride[last];
-    hsize_t k[H5S_MAX_RANK];
-
-    for (int d = 0; d < nd; d++)
-        k[d] = j->klo[d];
-    for (;;) {
-        size_t coff = 0, uoff = 0;
-        for (int d = 0; d < nd; d++) {
-            coff += (size_t)(p->start[d] + k[d] * p->stride[d] - j->off[d]) * p->cstride[d];
-            uoff += (size_t)k[d] * p->ustride[d];
-        }
-        if (to_user)
-            gather(p->user + uoff * p->size, chunk + coff * p->size, n, step, p->size);
-        else
-            scatter(chunk + coff * p->size, p->user + uoff * p->size, n, step, p->size);
-        int d = nd - 2;
-        for (; d >= 0; d--) {
-            if (++k[d] < j->khi[d])
-                break;
-            k[d] = j->klo[d];
-        }
-        if (d < 0)
-            break;
+    size_t n[H5S_MAX_RANK], cstr[H5S_MAX_RANK], coff = 0;
+    for (int d = 0; d < p->nd; d++) {
+        n[d] = (size_t)(j->khi[d] - j->klo[d]);
+        coff += (size_t)(p->start[d] + j->klo[d] * p->stride[d] - j->off[d]) * p->cstride[d];
+        cstr[d] = (size_t)p->stride[d] * p->cstride[d];
     }
+    if (to_user)
+        ncc_copy_strided(p->nd, p->size, n, chunk + coff * p->size, cstr, p->user + j->uoff * p->size, p->ustride);
+    else
+        ncc_copy_strided(p->nd, p->size, n, p->user + j->uoff * p->size, p->ustride, chunk + coff * p->size, cstr);
 }
 
 /* ---- plan ------------------------------------------------------------------------ */
@@ -353,72 +290,16 @@ chunk_at(const plan *p, size_t i, cjob *j)
 }
 
 /* ---- per-thread buffers ------------------------------------------------------------
- * A raw chunk and a decoded chunk per pool thread, grow-only, reused by
- * every request: memory is a few chunks per thread whatever the request,
- * and steady-state requests touch no fresh pages (each costs a fault). */
-typedef struct tbufs {
-    unsigned char *raw, *buf;
-    size_t rawcap, bufcap;
-} tbufs;
+ * A raw chunk and a decoded chunk per pool thread (the engine's scratch),
+ * grow-only, reused by every request: memory is a few chunks per thread
+ * whatever the request, and steady-state requests touch no fresh pages. */
 
-static pthread_key_t tbufs_key;
-static pthread_once_t tbufs_once = PTHREAD_ONCE_INIT;
-static int tbufs_ok;
-
-static void
-tbufs_free(void *v)
-{
-    tbufs *t = v;
-    if (t) {
-        free(t->raw);
-        free(t->buf);
-        free(t);
-    }
-}
-
-static void
-tbufs_init(void)
-{
-    tbufs_ok = pthread_key_create(&tbufs_key, tbufs_free) == 0;
-}
-
-static tbufs *
-tbufs_get(void)
-{
-    tbufs *t;
-    pthread_once(&tbufs_once, tbufs_init);
-    if (!tbufs_ok)
-        return NULL;
-    if ((t = pthread_getspecific(tbufs_key)) == NULL) {
-        if ((t = calloc(1, sizeof(*t))) == NULL)
-            return NULL;
-        if (pthread_setspecific(tbufs_key, t) != 0) {
-            free(t);
-            return NULL;
-        }
-    }
-    return t;
-}
-
-static unsigned char *
-grow(unsigned char **bp, size_t *capp, size_t n)
-{
-    if (*capp < n) {
-        unsigned char *b = malloc(n);
-        if (b == NULL)
-            return NULL;
-        free(*bp);
-        *bp = b;
-        *capp = n;
-    }
-    return *bp;
-}
-
-/* Raw bytes of chunk j into t->raw (j->allocated = 0 if never written).
- * Locked. */
+/* Raw bytes of chunk j into this thread's raw scratch (j->allocated = 0 if
+ * never written).  Locked. */
 static int
-read_raw(const plan *p, cjob *j, tbufs *t)
+read_raw(const plan *p, cjob *j)
 {
+    unsigned char *raw;
     hsize_t nb = 0;
     uint32_t mask = 0;
     j->allocated = 0;
@@ -439,9 +320,9 @@ read_raw(const plan *p, cjob *j, tbufs *t)
     }
     if (nb > SIZE_MAX / 2)
         return NC_EHDFERR;
-    if (grow(&t->raw, &t->rawcap, (size_t)nb) == NULL)
+    if ((raw = ncc_scratch(NCC_SCRATCH_RAW, (size_t)nb)) == NULL)
         return NC_ENOMEM;
-    if (H5Dread_chunk(p->did, H5P_DEFAULT, j->off, &mask, t->raw) < 0)
+    if (H5Dread_chunk(p->did, H5P_DEFAULT, j->off, &mask, raw) < 0)
         return NC_EHDFERR;
     if (p->writable) {
         /* HDF5 1.10.8's H5Dread_chunk can report a stale filter mask for a
@@ -456,7 +337,7 @@ read_raw(const plan *p, cjob *j, tbufs *t)
             return NC_EHDFERR;
         mask = fm;
     }
-    j->raw = t->raw;
+    j->raw = raw;
     j->rawlen = (size_t)nb;
     j->mask = mask;
     j->allocated = 1;
@@ -492,18 +373,13 @@ read_task(void *arg, size_t i)
     run_ctx *c = arg;
     plan *p = c->p;
     cjob j;
-    tbufs *t;
     unsigned char *src;
     int stat;
 
     if (atomic_load(&c->status) || !chunk_at(p, i, &j))
         return;
-    if ((t = tbufs_get()) == NULL) {
-        fail(c, NC_ENOMEM);
-        return;
-    }
     nc4h5_lock();
-    stat = read_raw(p, &j, t);
+    stat = read_raw(p, &j);
     nc4h5_unlock();
     if (stat) {
         fail(c, stat);
@@ -518,7 +394,7 @@ read_task(void *arg, size_t i)
                                               p->user + j.uoff * p->size, p->cbytes)));
         return;
     } else {
-        if ((src = grow(&t->buf, &t->bufcap, p->cbytes)) == NULL) {
+        if ((src = ncc_scratch(NCC_SCRATCH_CHUNK, p->cbytes)) == NULL) {
             fail(c, NC_ENOMEM);
             return;
         }
@@ -531,72 +407,39 @@ read_task(void *arg, size_t i)
 }
 
 /* ---- the write-back cache of decoded chunks ----------------------------------------
- * Per variable, found by its NC4H5_var in one table; every use of the
- * table and of a cache's index happens under the HDF5 lock.  A cache holds
- * at most `cap` decoded chunks (the variable's chunk-cache bytes and slots,
- * as HDF5 would hold them), least recently used first out.  Pool tasks
- * touch only the chunk buffers and entries of the request they serve; the
- * index is not changed while they run. */
-typedef struct centry {
-    hsize_t off[H5S_MAX_RANK];
-    unsigned char *buf;              /* decoded chunk, cbytes */
-    int dirty;                       /* newer than the file */
-    int loading;                     /* contents still to be read in by a task */
-    unsigned long stamp;             /* last request that used it */
-    struct centry *hnext, *prev, *next;
-} centry;
-
+ * Per variable, on its NC4H5_var (made on first use, dropped with the var
+ * or when its dataset id changes); every use happens under the HDF5 lock.
+ * Entries are the engine's (ncc_cache: found by chunk index, LRU order); a
+ * cache holds at most c.max decoded chunks (the variable's chunk-cache
+ * bytes and slots, as HDF5 would hold them), least recently used first
+ * out.  Pool tasks touch only the chunk buffers and entries of the request
+ * they serve; the index is not changed while they run.  An entry's loading
+ * flag: its contents are still to be read in by a task; its stamp: the
+ * last request that used it. */
 typedef struct vcache {
     NC4H5_var *key;
-    hid_t did;                       /* key->did when made: another is a new var at a freed address */
+    hid_t did;                       /* key->did when made: another is a remade dataset */
     NC4_var *var;
-    struct vcache *hnext;
     int nd;
     hsize_t cd[H5S_MAX_RANK];
-    size_t cbytes, cap, n;
-    centry **tab;                    /* power-of-two buckets */
-    size_t tabsz;
-    centry *head, *tail;             /* most / least recently used */
+    size_t cbytes;
+    ncc_cache c;                     /* entries; c.max: the bound */
     ncf_chain *chain;
     int have_tmpl;                   /* tmpl holds a sparse read's plan */
     plan tmpl;                       /* what a sparse read of var needs, without the
                                       * request (no chain, fill chunk or buffer) */
 } vcache;
 
-static vcache **vtab;                /* by NC4H5_var address */
-static size_t vtabsz, vcount;
 static unsigned long req_stamp;
-
-static size_t
-ptr_hash(const void *k, size_t mask)
-{
-    uint64_t x = (uint64_t)(uintptr_t)k;
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    return (size_t)x & mask;
-}
-
-static vcache *
-vc_find_any(const NC4H5_var *hv)
-{
-    if (vtabsz == 0)
-        return NULL;
-    for (vcache *v = vtab[ptr_hash(hv, vtabsz - 1)]; v; v = v->hnext)
-        if (v->key == hv)
-            return v;
-    return NULL;
-}
 
 static void vc_free(vcache *vc);
 
-/* hv's cache.  One left by a var freed without nc4h5_chunk_cache_drop
- * (its file aborted) whose address hv now has is discarded unwritten: its
- * dataset id was another (HDF5 does not reuse ids soon). */
+/* hv's cache.  One made for another dataset id (the dataset was remade)
+ * is discarded unwritten. */
 static vcache *
-vc_find(const NC4H5_var *hv)
+vc_find(NC4H5_var *hv)
 {
-    vcache *v = vc_find_any(hv);
+    vcache *v = hv->chunks;
     if (v && v->did != hv->did) {
         vc_free(v);
         v = NULL;
@@ -604,95 +447,38 @@ vc_find(const NC4H5_var *hv)
     return v;
 }
 
-static int
-vc_table_add(vcache *vc)
+/* Origin of the chunk at grid index idx, and back. */
+static void
+idx_off(const vcache *vc, const uint64_t *idx, hsize_t *off)
 {
-    if (vcount + 1 > vtabsz / 2) {
-        size_t nsz = vtabsz ? vtabsz * 2 : 64;
-        vcache **nt = calloc(nsz, sizeof(*nt));
-        if (nt == NULL)
-            return NC_ENOMEM;
-        for (size_t i = 0; i < vtabsz; i++)
-            for (vcache *v = vtab[i], *nx; v; v = nx) {
-                nx = v->hnext;
-                size_t h = ptr_hash(v->key, nsz - 1);
-                v->hnext = nt[h];
-                nt[h] = v;
-            }
-        free(vtab);
-        vtab = nt;
-        vtabsz = nsz;
-    }
-    size_t h = ptr_hash(vc->key, vtabsz - 1);
-    vc->hnext = vtab[h];
-    vtab[h] = vc;
-    vcount++;
-    return NC_NOERR;
+    for (int d = 0; d < vc->nd; d++)
+        off[d] = (hsize_t)idx[d] * vc->cd[d];
 }
 
-static size_t
-off_hash(const vcache *vc, const hsize_t *off)
-{
-    uint64_t x = 0x9e3779b97f4a7c15ULL;
-    for (int d = 0; d < vc->nd; d++) {
-        x ^= (uint64_t)(off[d] / vc->cd[d]) + 0x9e3779b97f4a7c15ULL + (x << 6) + (x >> 2);
-        x *= 0xbf58476d1ce4e5b9ULL;
-    }
-    return (size_t)(x ^ (x >> 31)) & (vc->tabsz - 1);
-}
-
-static centry *
+static ncc_entry *
 e_find(const vcache *vc, const hsize_t *off)
 {
-    for (centry *e = vc->tab[off_hash(vc, off)]; e; e = e->hnext)
-        if (memcmp(e->off, off, (size_t)vc->nd * sizeof(hsize_t)) == 0)
-            return e;
-    return NULL;
+    uint64_t idx[H5S_MAX_RANK];
+    for (int d = 0; d < vc->nd; d++)
+        idx[d] = off[d] / vc->cd[d];
+    return ncc_cache_find(&vc->c, idx);
 }
 
-static void
-lru_unlink(vcache *vc, centry *e)
+/* A new entry for the chunk at off, most recent, owning buf. */
+static int
+e_insert(vcache *vc, const hsize_t *off, unsigned char *buf, ncc_entry **ep)
 {
-    if (e->prev)
-        e->prev->next = e->next;
-    else
-        vc->head = e->next;
-    if (e->next)
-        e->next->prev = e->prev;
-    else
-        vc->tail = e->prev;
-    e->prev = e->next = NULL;
+    uint64_t idx[H5S_MAX_RANK];
+    for (int d = 0; d < vc->nd; d++)
+        idx[d] = off[d] / vc->cd[d];
+    return ncc_cache_insert(&vc->c, idx, buf, ep);
 }
 
 static void
-lru_front(vcache *vc, centry *e)
-{
-    e->next = vc->head;
-    e->prev = NULL;
-    if (vc->head)
-        vc->head->prev = e;
-    vc->head = e;
-    if (vc->tail == NULL)
-        vc->tail = e;
-}
-
-/* Take e out of the index and the LRU list (its buffer stays). */
-static void
-e_unlink(vcache *vc, centry *e)
-{
-    centry **pp = &vc->tab[off_hash(vc, e->off)];
-    while (*pp != e)
-        pp = &(*pp)->hnext;
-    *pp = e->hnext;
-    lru_unlink(vc, e);
-    vc->n--;
-}
-
-static void
-e_free(centry *e)
+e_free(ncc_entry *e)
 {
     if (e) {
-        free(e->buf);
+        free(e->data);
         free(e);
     }
 }
@@ -701,25 +487,19 @@ e_free(centry *e)
 static void
 vc_clear(vcache *vc)
 {
-    for (centry *e = vc->head, *nx; e; e = nx) {
-        nx = e->next;
+    while (vc->c.head) {
+        ncc_entry *e = vc->c.head;
+        ncc_cache_detach(&vc->c, e);
         e_free(e);
     }
-    memset(vc->tab, 0, vc->tabsz * sizeof(*vc->tab));
-    vc->head = vc->tail = NULL;
-    vc->n = 0;
 }
 
 static void
 vc_free(vcache *vc)
 {
-    vcache **pp = &vtab[ptr_hash(vc->key, vtabsz - 1)];
-    while (*pp != vc)
-        pp = &(*pp)->hnext;
-    *pp = vc->hnext;
-    vcount--;
+    vc->key->chunks = NULL;
     vc_clear(vc);
-    free(vc->tab);
+    free(vc->c.buckets);
     ncf_chain_free(vc->chain);
     free(vc);
 }
@@ -760,17 +540,12 @@ static void
 write_uncached(run_ctx *c, cjob *j)
 {
     plan *p = c->p;
-    tbufs *t;
     const unsigned char *src;
     int stat = NC_NOERR;
 
-    if ((t = tbufs_get()) == NULL) {
-        fail(c, NC_ENOMEM);
-        return;
-    }
     if (!j->full) {
         nc4h5_lock();
-        stat = read_raw(p, j, t);
+        stat = read_raw(p, j);
         nc4h5_unlock();
         if (stat) {
             fail(c, stat);
@@ -780,7 +555,7 @@ write_uncached(run_ctx *c, cjob *j)
     if (j->direct) {
         src = p->user + j->uoff * p->size;
     } else {
-        unsigned char *b = grow(&t->buf, &t->bufcap, p->cbytes);
+        unsigned char *b = ncc_scratch(NCC_SCRATCH_CHUNK, p->cbytes);
         if (b == NULL) {
             fail(c, NC_ENOMEM);
             return;
@@ -818,7 +593,7 @@ write_task(void *arg, size_t i)
 typedef struct cw_ctx {
     run_ctx rc;
     vcache *vc;
-    centry **ev;
+    ncc_entry **ev;
     size_t nev;
 } cw_ctx;
 
@@ -828,13 +603,15 @@ cached_task(void *arg, size_t i)
     cw_ctx *c = arg;
     plan *p = c->rc.p;
     cjob j;
-    centry *e;
+    ncc_entry *e;
     int stat;
 
     if (atomic_load(&c->rc.status))
         return;
     if (i < c->nev) {
-        if ((stat = put_chunk(p->did, p->chain, c->ev[i]->off, c->ev[i]->buf, p->cbytes)))
+        hsize_t off[H5S_MAX_RANK];
+        idx_off(c->vc, c->ev[i]->idx, off);
+        if ((stat = put_chunk(p->did, p->chain, off, c->ev[i]->data, p->cbytes)))
             fail(&c->rc, stat);
         else
             c->ev[i]->dirty = 0;
@@ -848,25 +625,20 @@ cached_task(void *arg, size_t i)
     }
     e = e_find(c->vc, j.off);
     if (e->loading) {
-        tbufs *t = tbufs_get();
-        if (t == NULL) {
-            fail(&c->rc, NC_ENOMEM);
-            return;
-        }
         nc4h5_lock();
-        stat = read_raw(p, &j, t);
+        stat = read_raw(p, &j);
         nc4h5_unlock();
         if (!stat && j.allocated)
-            stat = codec_status(ncf_chain_decode(p->chain, j.mask, j.raw, j.rawlen, e->buf, p->cbytes));
+            stat = codec_status(ncf_chain_decode(p->chain, j.mask, j.raw, j.rawlen, e->data, p->cbytes));
         else if (!stat)
-            memcpy(e->buf, p->fillchunk, p->cbytes);
+            memcpy(e->data, p->fillchunk, p->cbytes);
         if (stat) {
             fail(&c->rc, stat);
             return;
         }
         e->loading = 0;
     }
-    copy_sel(p, &j, e->buf, 0);
+    copy_sel(p, &j, e->data, 0);
 }
 
 static size_t
@@ -911,7 +683,7 @@ run(plan *p, int writing)
 typedef struct wb_ctx {
     hid_t did;
     const vcache *vc;
-    centry **list;
+    ncc_entry **list;
     _Atomic int status;
 } wb_ctx;
 
@@ -920,9 +692,11 @@ wb_task(void *arg, size_t i)
 {
     wb_ctx *c = arg;
     int stat, expect = NC_NOERR;
+    hsize_t off[H5S_MAX_RANK];
     if (atomic_load(&c->status))
         return;
-    if ((stat = put_chunk(c->did, c->vc->chain, c->list[i]->off, c->list[i]->buf, c->vc->cbytes)))
+    idx_off(c->vc, c->list[i]->idx, off);
+    if ((stat = put_chunk(c->did, c->vc->chain, off, c->list[i]->data, c->vc->cbytes)))
         atomic_compare_exchange_strong(&c->status, &expect, stat);
     else
         c->list[i]->dirty = 0;
@@ -935,14 +709,14 @@ vc_writeback(vcache *vc, int drop)
     size_t n = 0;
     int stat = NC_NOERR;
 
-    for (centry *e = vc->head; e; e = e->next)
+    for (ncc_entry *e = vc->c.head; e; e = e->next)
         n += e->dirty;
     if (n > 0) {
         NC4H5_var *hv = vc->key;
         if ((c.list = malloc(n * sizeof(*c.list))) == NULL)
             return NC_ENOMEM;
         n = 0;
-        for (centry *e = vc->head; e; e = e->next)
+        for (ncc_entry *e = vc->c.head; e; e = e->next)
             if (e->dirty)
                 c.list[n++] = e;
         if ((stat = nc4h5_var_open_dataset(vc->var)) == NC_NOERR) {
@@ -970,22 +744,22 @@ cached_write(plan *p, vcache *vc, int *fits)
 {
     size_t nchunks = plan_grid(p), npart = 0, nev = 0, nfull = 0, nload = 0, target;
     unsigned long stamp = ++req_stamp;
-    centry **ev = NULL;
+    ncc_entry **ev = NULL;
     cw_ctx c;
     cjob j;
     int stat = NC_NOERR;
 
     *fits = 0;
-    for (size_t i = 0; i < nchunks && npart <= vc->cap; i++)
+    for (size_t i = 0; i < nchunks && npart <= vc->c.max; i++)
         if (chunk_at(p, i, &j) && !j.full)
             npart++;
-    if (npart > vc->cap)
+    if (npart > vc->c.max)
         return NC_NOERR;
     *fits = 1;
     /* Index the request's chunks: wholly covered ones leave the cache
      * (overwritten), partly covered ones enter it or move to the front. */
     for (size_t i = 0; i < nchunks; i++) {
-        centry *e;
+        ncc_entry *e;
         if (!chunk_at(p, i, &j))
             continue;
         e = e_find(vc, j.off);
@@ -993,46 +767,37 @@ cached_write(plan *p, vcache *vc, int *fits)
             nfull++;
             if (j.edge && (stat = plan_fill(p)))
                 return stat;
-            if (e) {
-                e_unlink(vc, e);
-                e_free(e);
-            }
+            if (e)
+                free(ncc_cache_unlink(&vc->c, e));
             continue;
         }
         if (e == NULL) {
-            if ((e = calloc(1, sizeof(*e))) == NULL || (e->buf = malloc(p->cbytes)) == NULL) {
-                free(e);
+            unsigned char *buf = malloc(p->cbytes);
+            if (buf == NULL)
                 return NC_ENOMEM;
-            }
-            memcpy(e->off, j.off, sizeof(e->off));
-            e->loading = 1;
-            nload++;
-            if ((stat = plan_fill(p))) {
-                e_free(e);
+            if ((stat = plan_fill(p)) || (stat = e_insert(vc, j.off, buf, &e))) {
+                free(buf);
                 return stat;
             }
-            size_t h = off_hash(vc, e->off);
-            e->hnext = vc->tab[h];
-            vc->tab[h] = e;
-            vc->n++;
+            e->loading = 1;
+            nload++;
         } else {
-            lru_unlink(vc, e);
+            ncc_cache_touch(&vc->c, e);
         }
-        lru_front(vc, e);
         e->stamp = stamp;
         e->dirty = 1;
     }
     /* Over the bound: evict from the old end down to 3/4 of it, so that
      * evicted chunks go out several at a time on the pool. */
-    if (vc->n > vc->cap) {
-        target = vc->cap - vc->cap / 4;
+    if (vc->c.n > vc->c.max) {
+        target = vc->c.max - vc->c.max / 4;
         if (target < npart)
             target = npart;
-        if ((ev = malloc((vc->n - target) * sizeof(*ev))) == NULL)
+        if ((ev = malloc((vc->c.n - target) * sizeof(*ev))) == NULL)
             return NC_ENOMEM;
-        while (vc->n > target && vc->tail && vc->tail->stamp != stamp) {
-            centry *e = vc->tail;
-            e_unlink(vc, e);
+        while (vc->c.n > target && vc->c.tail && vc->c.tail->stamp != stamp) {
+            ncc_entry *e = vc->c.tail;
+            ncc_cache_detach(&vc->c, e);
             if (e->dirty && !e->loading)
                 ev[nev++] = e;
             else
@@ -1063,12 +828,10 @@ cached_write(plan *p, vcache *vc, int *fits)
     free(ev);
     if (stat) {
         /* Chunks whose first contents never arrived cannot stay. */
-        for (centry *e = vc->head, *nx; e; e = nx) {
+        for (ncc_entry *e = vc->c.head, *nx; e; e = nx) {
             nx = e->next;
-            if (e->loading) {
-                e_unlink(vc, e);
-                e_free(e);
-            }
+            if (e->loading)
+                free(ncc_cache_unlink(&vc->c, e));
         }
     }
     return stat;
@@ -1084,19 +847,16 @@ vc_get(NC4_var *var, plan *p, vcache **vcp)
     size_t cap = cache_cap(var, p->cbytes);
 
     *vcp = NULL;
-    if (vc && (vc->cap != cap || vc->cbytes != p->cbytes)) {
+    if (vc && (vc->c.max != cap || vc->cbytes != p->cbytes)) {
         int stat = vc_writeback(vc, 1);
         vc = NULL;
         if (stat)
             return stat;
     }
     if (vc == NULL) {
-        size_t tabsz = 16;
         if (cap == 0)
             return NC_NOERR;
-        while (tabsz < 2 * cap && tabsz < ((size_t)1 << 20))
-            tabsz *= 2;
-        if ((vc = calloc(1, sizeof(*vc))) == NULL || (vc->tab = calloc(tabsz, sizeof(*vc->tab))) == NULL) {
+        if ((vc = calloc(1, sizeof(*vc))) == NULL || ncc_cache_init(&vc->c, p->nd, cap)) {
             free(vc);
             return NC_ENOMEM;
         }
@@ -1106,17 +866,10 @@ vc_get(NC4_var *var, plan *p, vcache **vcp)
         vc->nd = p->nd;
         memcpy(vc->cd, p->cd, sizeof(vc->cd));
         vc->cbytes = p->cbytes;
-        vc->cap = cap;
-        vc->tabsz = tabsz;
         /* The cache keeps the request's chain for its write-backs. */
         vc->chain = p->chain;
         p->chain = NULL;
-        if (vc_table_add(vc)) {
-            p->chain = vc->chain;
-            free(vc->tab);
-            free(vc);
-            return NC_ENOMEM;
-        }
+        hv->chunks = vc;
     }
     if (p->chain == NULL) {
         /* Tasks of this request use the cache's chain (same filters). */
@@ -1130,35 +883,25 @@ vc_get(NC4_var *var, plan *p, vcache **vcp)
 /* Decode chunk j (its raw bytes read) into a new entry of vc, evicting
  * the least recently used clean chunks over the bound.  Locked. */
 static int
-vc_load(vcache *vc, const plan *p, const cjob *j, unsigned long stamp, centry **ep)
+vc_load(vcache *vc, const plan *p, const cjob *j, unsigned long stamp, ncc_entry **ep)
 {
-    centry *e;
-    size_t h;
+    ncc_entry *e;
+    unsigned char *buf = malloc(p->cbytes);
     int stat;
-    if ((e = calloc(1, sizeof(*e))) == NULL || (e->buf = malloc(p->cbytes)) == NULL) {
-        free(e);
+    if (buf == NULL)
         return NC_ENOMEM;
-    }
-    if ((stat = codec_status(ncf_chain_decode(p->chain, j->mask, j->raw, j->rawlen, e->buf,
-                                              p->cbytes)))) {
-        e_free(e);
+    if ((stat = codec_status(ncf_chain_decode(p->chain, j->mask, j->raw, j->rawlen, buf, p->cbytes))) ||
+        (stat = e_insert(vc, j->off, buf, &e))) {
+        free(buf);
         return stat;
     }
-    memcpy(e->off, j->off, sizeof(e->off));
     e->stamp = stamp;
-    h = off_hash(vc, e->off);
-    e->hnext = vc->tab[h];
-    vc->tab[h] = e;
-    vc->n++;
-    lru_front(vc, e);
     /* Reads find the cache written back (get_vars flushes it first), so
      * what goes is clean; a dirty chunk is never dropped here. */
-    for (centry *x = vc->tail, *pv; x && vc->n > vc->cap; x = pv) {
+    for (ncc_entry *x = vc->c.tail, *pv; x && vc->c.n > vc->c.max; x = pv) {
         pv = x->prev;
-        if (!x->dirty && x->stamp != stamp) {
-            e_unlink(vc, x);
-            e_free(x);
-        }
+        if (!x->dirty && x->stamp != stamp)
+            free(ncc_cache_unlink(&vc->c, x));
     }
     *ep = e;
     return NC_NOERR;
@@ -1175,12 +918,9 @@ cached_read(plan *p, NC4_var *var)
     size_t nchunks = plan_grid(p);
     unsigned long stamp = ++req_stamp;
     vcache *vc = NULL;
-    tbufs *t;
     cjob j;
     int stat;
 
-    if ((t = tbufs_get()) == NULL)
-        return NC_ENOMEM;
     if (var != NULL && (stat = vc_get(var, p, &vc)))
         return stat;
     if (vc != NULL && !vc->have_tmpl) {
@@ -1193,18 +933,17 @@ cached_read(plan *p, NC4_var *var)
         vc->have_tmpl = 1;
     }
     for (size_t i = 0; i < nchunks; i++) {
-        centry *e;
+        ncc_entry *e;
         unsigned char *src;
         if (!chunk_at(p, i, &j))
             continue;
         if (vc != NULL && (e = e_find(vc, j.off)) != NULL) {
-            lru_unlink(vc, e);
-            lru_front(vc, e);
+            ncc_cache_touch(&vc->c, e);
             e->stamp = stamp;
-            copy_sel(p, &j, e->buf, 1);
+            copy_sel(p, &j, e->data, 1);
             continue;
         }
-        if ((stat = read_raw(p, &j, t)))
+        if ((stat = read_raw(p, &j)))
             return stat;
         if (!j.allocated) {
             if (p->fill_never)
@@ -1215,9 +954,9 @@ cached_read(plan *p, NC4_var *var)
         } else if (vc != NULL) {
             if ((stat = vc_load(vc, p, &j, stamp, &e)))
                 return stat;
-            src = e->buf;
+            src = e->data;
         } else {
-            if ((src = grow(&t->buf, &t->bufcap, p->cbytes)) == NULL)
+            if ((src = ncc_scratch(NCC_SCRATCH_CHUNK, p->cbytes)) == NULL)
                 return NC_ENOMEM;
             if ((stat = codec_status(ncf_chain_decode(p->chain, j.mask, j.raw, j.rawlen, src,
                                                       p->cbytes))))
@@ -1238,10 +977,10 @@ sparse_plan(NC4_var *var, int nd, const hsize_t *start, const hsize_t *count,
             const hsize_t *stride, size_t size, plan *p)
 {
     const char *env = getenv(NC4H5_PIPELINE_ENV);
-    vcache *vc = var && var->fmt ? vc_find(var->fmt) : NULL;
+    vcache *vc = var && var->fmt ? vc_find((NC4H5_var *)var->fmt) : NULL;
     double want = 1, touched = 1;
     if (vc == NULL || !vc->have_tmpl || vc->tmpl.nd != nd || vc->tmpl.size != size ||
-        vc->cap != cache_cap(var, vc->cbytes) || (env != NULL && strcmp(env, "0") == 0))
+        vc->c.max != cache_cap(var, vc->cbytes) || (env != NULL && strcmp(env, "0") == 0))
         return 0;
     for (int d = 0; d < nd; d++) {
         hsize_t cd = vc->tmpl.cd[d];
@@ -1332,7 +1071,7 @@ nc4h5_chunk_write(NC4_var *var, hid_t did, hid_t mtid, int nd, const hsize_t *st
 int
 nc4h5_chunk_cache_flush(NC4_var *var, int drop)
 {
-    vcache *vc = var->fmt ? vc_find(var->fmt) : NULL;
+    vcache *vc = var->fmt ? vc_find((NC4H5_var *)var->fmt) : NULL;
     return vc ? vc_writeback(vc, drop) : NC_NOERR;
 }
 
@@ -1349,7 +1088,7 @@ nc4h5_chunk_cache_flush_file(NC4_file *f)
         for (size_t j = 0; j < g->vars.n; j++) {
             NC4_var *v = (NC4_var *)g->vars.items[j];
             NC4H5_var *hv = v->fmt;
-            vcache *vc = hv && vcount ? vc_find(hv) : NULL;
+            vcache *vc = hv ? vc_find(hv) : NULL;
             if (vc && (s = vc_writeback(vc, 1)) && !stat)
                 stat = s;
             if (hv && hv->write_lost && !stat)
@@ -1362,9 +1101,8 @@ nc4h5_chunk_cache_flush_file(NC4_file *f)
 void
 nc4h5_chunk_cache_drop(NC4H5_var *hv)
 {
-    vcache *vc;
     nc4h5_lock();
-    if ((vc = vc_find_any(hv)) != NULL)
-        vc_free(vc);
+    if (hv->chunks != NULL)
+        vc_free(hv->chunks);
     nc4h5_unlock();
 }

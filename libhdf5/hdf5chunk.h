@@ -4,7 +4,9 @@
  * Reads and writes of a filtered chunked dataset go by whole chunks: raw
  * chunks move with H5Dread_chunk / H5Dwrite_chunk under the HDF5 lock, and
  * libfilter's chain decodes / encodes them on the shared pool with the lock
- * released.  HDF5 keeps every piece of metadata (chunk index, filter masks,
+ * released.  Copies between chunks and the caller's buffer, the per-thread
+ * chunk buffers and the index and LRU order of the write-back cache are
+ * the chunk engine's (libchunk/ncchunk.h).  HDF5 keeps every piece of metadata (chunk index, filter masks,
  * extents), so files stay plain HDF5.  HDF5's chunk cache stays coherent:
  * H5Dread_chunk and H5Dget_chunk_storage_size flush a dirty cached chunk
  * first, H5Dwrite_chunk evicts it, so calls that fall back to HDF5's own
@@ -67,10 +69,10 @@ int nc4h5_chunk_write(NC4_var *var, hid_t did, hid_t mtid, int nd, const hsize_t
 int nc4h5_chunk_cache_flush(NC4_var *var, int drop);
 /* Write and drop the caches of every variable of f (nc4h5_flush: sync,
  * enddef, close, and nc_abort of a file that stays, as upstream's abort
- * writes HDF5's chunk cache).  nc4h5_chunk_cache_drop (hdf5int.h) discards
- * what is left as the vars are freed; a cache whose var was
- * freed without it is never written (it is known by its dataset id, which
- * a var made later at the same address does not share).  Locked. */
+ * writes HDF5's chunk cache).  A variable's cache hangs on its NC4H5_var
+ * (made on first use, for the dataset id it then has: a remade dataset
+ * drops it unwritten); nc4h5_chunk_cache_drop (hdf5int.h) discards what is
+ * left as the vars are freed.  Locked. */
 int nc4h5_chunk_cache_flush_file(NC4_file *f);
 
 /* (hdf5var.c) Make filter id usable by HDF5 itself: when HDF5 has no such

@@ -27,6 +27,7 @@
 #include "ncx.h"
 #include "ncfilter.h"
 #include "hdf5chunk.h"
+#include "ncchunk.h"
 
 /* Native memory type for the values of var as they are in memory when
  * no conversion is asked (strings and chars: the dataset's own string type,
@@ -122,18 +123,6 @@ prepare(int ncid, int varid, const size_t *startp, const size_t *countp,
     }
     if (a->zero)
         a->n = 0;
-    return NC_NOERR;
-}
-
-/* NC_EINVALCOORDS / NC_EEDGE against length len (upstream's relaxed rule). */
-static int
-check_bound(hsize_t start, hsize_t count, hsize_t stride, hsize_t len, int zero)
-{
-    hsize_t last = count ? start + stride * (count - 1) : start;
-    if (start > len || (start == len && count > 0))
-        return NC_EINVALCOORDS;
-    if (!zero && count && last >= len)
-        return NC_EEDGE;
     return NC_NOERR;
 }
 
@@ -346,7 +335,8 @@ static int
 chunk_gather_read(const access_t *a, int nd, hid_t did, hid_t ftid, hid_t mtid, size_t size,
                   unsigned char *out, int *done)
 {
-    hsize_t cd[H5S_MAX_RANK], ci[H5S_MAX_RANK], clo[H5S_MAX_RANK], chi[H5S_MAX_RANK];
+    hsize_t cd[H5S_MAX_RANK];
+    size_t ci[H5S_MAX_RANK], clo[H5S_MAX_RANK], chi[H5S_MAX_RANK];
     hsize_t off[H5S_MAX_RANK], klo[H5S_MAX_RANK], khi[H5S_MAX_RANK], k[H5S_MAX_RANK];
     size_t ostride[H5S_MAX_RANK], cstride[H5S_MAX_RANK], csize = size;
     unsigned char *cbuf;
@@ -423,13 +413,7 @@ chunk_gather_read(const access_t *a, int nd, hid_t did, hid_t ftid, hid_t mtid, 
                     break;
             }
         }
-        int d = nd - 1;
-        for (; d >= 0; d--) {
-            if (++ci[d] <= chi[d])
-                break;
-            ci[d] = clo[d];
-        }
-        if (d < 0)
+        if (!ncc_box_next(nd, ci, clo, chi))
             break;
     }
     free(cbuf);
@@ -471,7 +455,7 @@ get_vars(int ncid, int varid, const size_t *startp, const size_t *countp,
         hsize_t len = var->dims[d]->unlimited ? (hsize_t)var->dims[d]->len : fdims[d];
         if (var->dims[d]->unlimited && len < fdims[d])
             len = fdims[d];
-        if ((stat = check_bound(a.start[d], a.count[d], a.stride[d], len, a.zero)))
+        if ((stat = ncc_check_bound(a.start[d], a.count[d], a.stride[d], len, a.zero)))
             goto done;
         /* How much of the request lies inside this dataset's extent. */
         incount[d] = a.count[d];
@@ -674,7 +658,7 @@ put_vars(int ncid, int varid, const size_t *startp, const size_t *countp,
         hsize_t last = a.count[d] ? a.start[d] + a.stride[d] * (a.count[d] - 1) : a.start[d];
         ext[d] = fdims[d];
         if (!var->dims[d]->unlimited) {
-            if ((stat = check_bound(a.start[d], a.count[d], a.stride[d], fdims[d], a.zero)))
+            if ((stat = ncc_check_bound(a.start[d], a.count[d], a.stride[d], fdims[d], a.zero)))
                 goto done;
         } else if (!a.zero && last >= fdims[d]) {
             ext[d] = last + 1;

@@ -110,6 +110,8 @@ typedef struct NC4H5_var {
     int write_lost;        /* cached chunks of it failed to reach the file and
                             * were dropped: every later sync and close fails */
     int index_checked;     /* hdf5heap.c: its storage checked once, sound */
+    struct vcache *chunks; /* hdf5chunk.c: its write-back cache of decoded chunks
+                            * and codec chain (NULL: none yet); freed with it */
 } NC4H5_var;
 
 typedef struct NC4H5_type {
