@@ -1,5 +1,5 @@
-# zarr.cmake: libFuzzer target for the Zarr metadata parsers (libnczarr,
-# Z2).  Included from fuzz/CMakeLists.txt; only with NETCDF_ENABLE_NCZARR.
+# zarr.cmake: libFuzzer target for the Zarr metadata parsers
+# (libnczarr/zmeta_*.c).  Included from fuzz/CMakeLists.txt; only with NETCDF_ENABLE_NCZARR.
 #   build-fuzz/fuzz/fuzz_zmeta -max_total_time=600 CORPUS_DIR fuzz/corpus_zmeta
 if(NETCDF_ENABLE_NCZARR)
   add_executable(fuzz_zmeta fuzz_zmeta.c)
@@ -19,7 +19,7 @@ if(NETCDF_ENABLE_NCZARR)
   endif()
 endif()
 
-# The sharding index parser (Z3's fuzz_zshard.c), white-box: it compiles
+# The sharding index parser (fuzz_zshard.c), white-box: it compiles
 # against libnczarr's headers.
 if(NETCDF_ENABLE_NCZARR AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz_zshard.c)
   pkg_check_modules(FZ_JSONC REQUIRED IMPORTED_TARGET json-c)
@@ -36,7 +36,7 @@ if(NETCDF_ENABLE_NCZARR AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz_zshard.c)
   endif()
 endif()
 
-# The S3 listing parser, URL forms and key checks (Z1's fuzz_zs3list.c),
+# The S3 listing parser, URL forms and key checks (fuzz_zs3list.c),
 # white-box: it compiles against libnczarr's headers.
 if(NETCDF_ENABLE_NCZARR AND NETCDF_ENABLE_S3 AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz_zs3list.c)
   add_executable(fuzz_zs3list fuzz_zs3list.c)

@@ -1,5 +1,6 @@
-/* zdata.h: the data path's own calls (Z3): codec pipes, shards; the chunk
- * engine (libchunk/) does the rest.  The calls Z2 makes into the data path are in zinternal.h. */
+/* zdata.h: the data path's own calls: codec pipes, shards; the chunk
+ * engine (libchunk/) does the rest.  The calls the metadata side makes into
+ * the data path are in zinternal.h. */
 #ifndef ZDATA_H
 #define ZDATA_H
 

@@ -1,4 +1,4 @@
-# data_tests.cmake: the Zarr data path (Z3) - chunk keys, codecs and their
+# data_tests.cmake: the Zarr data path - chunk keys, codecs and their
 # chains, shards, the write-back cache, conversions; interop with
 # zarr-python 2 (Debian python3-zarr) and, for Zarr v3 and sharding, zarrita
 # from npm (installed into the build tree at test time; skips when absent).
@@ -43,7 +43,7 @@ if(EXISTS /usr/bin/python3)
   set_tests_properties(tst_zdata_zarrita PROPERTIES LABELS "nczarr;interop" SKIP_RETURN_CODE 77 TIMEOUT 600)
 endif()
 
-# The same round trips on S3 (a local s3rver through Z1's s3server.sh;
+# The same round trips on S3 (a local s3rver through s3server.sh;
 # skips with 77 without node/npm).
 if(NETCDF_ENABLE_S3)
   set(_zrt_s3env "HOME=${_zrt_dir};AWS_ACCESS_KEY_ID=S3RVER;AWS_SECRET_ACCESS_KEY=S3RVER;AWS_REGION=us-east-1")
