@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hdf5open.h"
-#include "nc4priv.h"
 
 static int
 host_big_endian(void)

@@ -41,7 +41,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "hdf5open.h"
-#include "nc4priv.h"
 
 /* ---- fmt state -------------------------------------------------------------------- */
 

@@ -30,7 +30,6 @@
 #include <string.h>
 #include "zdata.h"
 #include "zchunk.h"
-#include "nc4priv.h"
 
 struct shardtab;
 struct zvdata;

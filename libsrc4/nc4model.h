@@ -276,6 +276,13 @@ void nc4_reclaim_values(NC4_file *f, nc_type xtype, void *data, size_t n);
 
 /* Upstream's default chunk sizes for var (fills var->chunksizes). */
 int nc4_default_chunks(NC4_file *f, NC4_var *var);
+/* Grow the chunk cache of a chunked var the user has not sized when one
+ * chunk does not fit, as upstream does (storage layers call it once a
+ * var's chunks are known). */
+void nc4_adjust_var_cache(NC4_var *var);
+/* Default fill value of xtype into fill (nc4_type_size bytes); strings get
+ * a strdup'd "" as upstream.  NC_EBADTYPE. */
+int nc4_default_fill(NC4_file *f, nc_type xtype, void *fill);
 /* Current shape of var (unlimited dims: their current length). */
 void nc4_var_shape(const NC4_var *var, size_t *shape);
 

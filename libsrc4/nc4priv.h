@@ -32,14 +32,8 @@ int nc4_del_att_by_name(NC4_grp *g, NC4_var *var, const char *name);
 /* nc4values.c */
 /* Class of a type: the atomic id itself for atomic types, else tclass. */
 int nc4_type_class(NC4_file *f, nc_type xtype);
-/* Default fill value of xtype into fill (size nc4_type_size); strings get a
- * strdup'd "" as upstream.  NC_EBADTYPE. */
-int nc4_default_fill(NC4_file *f, nc_type xtype, void *fill);
 /* Copy n values of xtype into a new buffer (*copyp, NULL for n == 0). */
 int nc4_dup_values(NC4_file *f, nc_type xtype, const void *src, size_t n, void **copyp);
-
-/* nc4var.c: chunk cache per var, as upstream's nc4_adjust_var_cache. */
-void nc4_adjust_var_cache(NC4_var *var);
 
 /* nc4type.c: atomic type name and size (NC_EBADTYPE). */
 int nc4_atomic_name(nc_type xtype, const char **namep, size_t *sizep);
