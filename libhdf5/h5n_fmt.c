@@ -361,9 +361,12 @@ load_gcol(h5n_file *f, uint64_t addr, gcol **gp)
     return NC_NOERR;
 }
 
-int
-h5n_vlen(h5n_file *f, const unsigned char *elem, const unsigned char **datap, size_t *lenp,
-         uint32_t *countp)
+/* The global-heap object a 16-byte heap reference (length, collection
+ * address, index) names: *objp at its header, NULL for the null reference;
+ * GIVEUP when the index names no object (or, with need_sane, when the
+ * collection failed its checks). */
+static int
+heap_object(h5n_file *f, const unsigned char *elem, int need_sane, const unsigned char **objp)
 {
     uint64_t addr = le(elem + 4, 8);
     uint32_t idx = (uint32_t)le(elem + 12, 4);
@@ -371,17 +374,31 @@ h5n_vlen(h5n_file *f, const unsigned char *elem, const unsigned char **datap, si
     size_t pos;
     int stat;
 
-    *countp = (uint32_t)le(elem, 4);
-    *datap = NULL;
-    *lenp = 0;
+    *objp = NULL;
     if (addr == 0)
         return NC_NOERR;
     if ((stat = load_gcol(f, addr, &g)))
         return stat;
-    if (idx == 0 || idx >= g->nindex || (pos = g->index[idx]) == 0)
+    if ((need_sane && !g->sane) || idx == 0 || idx >= g->nindex || (pos = g->index[idx]) == 0)
         return GIVEUP;
-    *lenp = (size_t)le(g->buf + pos + 8, 8);
-    *datap = g->buf + pos + 16;
+    *objp = g->buf + pos;
+    return NC_NOERR;
+}
+
+int
+h5n_vlen(h5n_file *f, const unsigned char *elem, const unsigned char **datap, size_t *lenp,
+         uint32_t *countp)
+{
+    const unsigned char *obj;
+    int stat;
+
+    *countp = (uint32_t)le(elem, 4);
+    *datap = NULL;
+    *lenp = 0;
+    if ((stat = heap_object(f, elem, 0, &obj)) || obj == NULL)
+        return stat;
+    *lenp = (size_t)le(obj + 8, 8);
+    *datap = obj + 16;
     return NC_NOERR;
 }
 
@@ -389,23 +406,17 @@ int
 h5n_vlen_check(h5n_file *f, const unsigned char *elem, uint64_t base_size,
                const unsigned char **datap)
 {
-    uint64_t addr = le(elem + 4, 8), count = le(elem, 4), osz;
-    uint32_t idx = (uint32_t)le(elem + 12, 4);
-    gcol *g;
-    size_t pos;
+    uint64_t count = le(elem, 4), osz;
+    const unsigned char *obj;
     int stat;
 
     *datap = NULL;
-    if (addr == 0)
-        return NC_NOERR;
-    if ((stat = load_gcol(f, addr, &g)))
+    if ((stat = heap_object(f, elem, 1, &obj)) || obj == NULL)
         return stat;
-    if (!g->sane || idx == 0 || idx >= g->nindex || (pos = g->index[idx]) == 0)
-        return GIVEUP;
     /* HDF5 copies the object into a buffer of count elements. */
-    osz = le(g->buf + pos + 8, 8);
+    osz = le(obj + 8, 8);
     if (base_size == 0 || count > osz / base_size || count * base_size != osz)
         return GIVEUP;
-    *datap = g->buf + pos + 16;
+    *datap = obj + 16;
     return NC_NOERR;
 }
