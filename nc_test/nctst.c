@@ -11,6 +11,34 @@
 long nct_pass, nct_fail;
 static long nct_printed;
 
+unsigned char *
+nct_slurp(const char *path, size_t *lenp)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char *b = NULL;
+    long l = 0;
+    if (f && fseek(f, 0, SEEK_END) == 0 && (l = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 &&
+        (b = malloc((size_t)l)) != NULL && fread(b, 1, (size_t)l, f) != (size_t)l) {
+        free(b);
+        b = NULL;
+    }
+    if (f)
+        fclose(f);
+    if (b)
+        *lenp = (size_t)l;
+    return b;
+}
+
+int
+nct_write_file(const char *path, const unsigned char *b, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    int ok = f && fwrite(b, 1, len, f) == len;
+    if (f && fclose(f))
+        ok = 0;
+    return ok;
+}
+
 void
 nct_report(const char *file, int line, const char *fmt, ...)
 {

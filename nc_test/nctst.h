@@ -22,6 +22,11 @@ void nct_report(const char *file, int line, const char *fmt, ...)
 /* Print "NAME: N passed, M failed"; returns the process exit status. */
 int nct_summary(const char *name);
 
+/* The whole of a non-empty file in a malloc'ed buffer (*lenp its size), or
+ * NULL; and a buffer written out as a file (1 on success). */
+unsigned char *nct_slurp(const char *path, size_t *lenp);
+int nct_write_file(const char *path, const unsigned char *b, size_t len);
+
 #define CHECK(cond, ...)                                                   \
     do {                                                                   \
         if (cond) nct_pass++;                                              \

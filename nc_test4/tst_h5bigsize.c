@@ -53,24 +53,6 @@ make_file(void)
     return 0;
 }
 
-static unsigned char *
-slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    unsigned char *b = NULL;
-    long n;
-    if (f && fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 &&
-        (b = malloc((size_t)n)) != NULL && fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    if (b)
-        *len = (size_t)n;
-    if (f)
-        fclose(f);
-    return b;
-}
-
 static int
 spit(const char *path, const unsigned char *b, size_t len)
 {
@@ -225,7 +207,7 @@ main(void)
     int status;
     pid_t pid;
 
-    if (make_file() || (b = slurp(orig, &len)) == NULL) {
+    if (make_file() || (b = nct_slurp(orig, &len)) == NULL) {
         printf("cannot write %s\n", orig);
         return 1;
     }
@@ -236,7 +218,7 @@ main(void)
         CHECK(spit(bad_chunk, b, len) == 0, "write %s", bad_chunk);
     }
     free(b);
-    if (make_v1_file() || (b = slurp(orig_h5, &len)) == NULL) {
+    if (make_v1_file() || (b = nct_slurp(orig_h5, &len)) == NULL) {
         printf("cannot write %s\n", orig_h5);
         return 1;
     }

@@ -116,24 +116,6 @@ read_all(int ncid, int verify)
     return bad ? NC_EINVAL : NC_NOERR;
 }
 
-static unsigned char *
-slurp(const char *path, size_t *lenp)
-{
-    FILE *f = fopen(path, "rb");
-    unsigned char *b = NULL;
-    long l;
-    if (f && fseek(f, 0, SEEK_END) == 0 && (l = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 &&
-        (b = malloc((size_t)l)) != NULL && fread(b, 1, (size_t)l, f) != (size_t)l) {
-        free(b);
-        b = NULL;
-    }
-    if (f)
-        fclose(f);
-    if (b)
-        *lenp = (size_t)l;
-    return b;
-}
-
 /* Open path by way 0 (native reader), 1 (HDF5), 2 (nc_open_mem) and read
  * everything: the first error. */
 static int
@@ -144,7 +126,7 @@ open_read(const char *path, int way, int verify)
     size_t len = 0;
     setenv("NETCDF_HDF5_NATIVE_OPEN", way == 0 ? "1" : "0", 1);
     if (way == 2) {
-        if ((img = slurp(path, &len)) == NULL)
+        if ((img = nct_slurp(path, &len)) == NULL)
             return NC_ENOMEM;
         st = nc_open_mem(path, NC_NOWRITE, len, img, &ncid);
     } else {
@@ -210,16 +192,6 @@ find_elem(const unsigned char *b, size_t len, uint32_t count)
     return 0;
 }
 
-static int
-write_file(const char *path, const unsigned char *b, size_t len)
-{
-    FILE *f = fopen(path, "wb");
-    int ok = f && fwrite(b, 1, len, f) == len;
-    if (f && fclose(f))
-        ok = 0;
-    return ok;
-}
-
 int
 main(void)
 {
@@ -232,7 +204,7 @@ main(void)
         return nct_summary("tst_h5heap");
     for (int w = 0; w < 3; w++)
         EXPECT(open_read(SEED, w, 1), NC_NOERR);
-    if ((img = slurp(SEED, &len)) == NULL || (m = malloc(len)) == NULL) {
+    if ((img = nct_slurp(SEED, &len)) == NULL || (m = malloc(len)) == NULL) {
         CHECK(0, "cannot read %s", SEED);
         return nct_summary("tst_h5heap");
     }
@@ -281,7 +253,7 @@ main(void)
             put32(m + at, 4);
             break;
         }
-        if (!write_file(BAD, m, len)) {
+        if (!nct_write_file(BAD, m, len)) {
             CHECK(0, "cannot write %s", BAD);
             break;
         }

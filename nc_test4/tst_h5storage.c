@@ -94,24 +94,6 @@ make_compact(void)
     H5Pclose(fapl);
 }
 
-static unsigned char *
-slurp(const char *path, size_t *lenp)
-{
-    FILE *f = fopen(path, "rb");
-    unsigned char *b = NULL;
-    long l = 0;
-    if (f && fseek(f, 0, SEEK_END) == 0 && (l = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 &&
-        (b = malloc((size_t)l)) != NULL && fread(b, 1, (size_t)l, f) != (size_t)l) {
-        free(b);
-        b = NULL;
-    }
-    if (f)
-        fclose(f);
-    if (b)
-        *lenp = (size_t)l;
-    return b;
-}
-
 /* Open by way 0 (native reader), 1 (HDF5), 2 (nc_open_mem); read every
  * variable whole: the first error. */
 static int
@@ -123,7 +105,7 @@ open_read(const char *path, int way)
     static int buf[32 * 32];
     setenv("NETCDF_HDF5_NATIVE_OPEN", way == 0 ? "1" : "0", 1);
     if (way == 2) {
-        if ((img = slurp(path, &len)) == NULL)
+        if ((img = nct_slurp(path, &len)) == NULL)
             return NC_ENOMEM;
         st = nc_open_mem(path, NC_NOWRITE, len, img, &ncid);
     } else {
@@ -159,21 +141,11 @@ child_status(const char *path, int way)
     return WEXITSTATUS(status);
 }
 
-static int
-write_file(const char *path, const unsigned char *b, size_t len)
-{
-    FILE *f = fopen(path, "wb");
-    int ok = f && fwrite(b, 1, len, f) == len;
-    if (f && fclose(f))
-        ok = 0;
-    return ok;
-}
-
 static void
 expect_refused(const unsigned char *m, size_t len, const char *what)
 {
     static const char *ways[3] = {"native", "hdf5", "memory"};
-    if (!write_file(BAD, m, len)) {
+    if (!nct_write_file(BAD, m, len)) {
         CHECK(0, "cannot write %s", BAD);
         return;
     }
@@ -209,7 +181,7 @@ main(void)
     }
 
     /* Chunk indexes: the two variables' B-trees ("TREE", type 1). */
-    if ((img = slurp(CHUNKED, &len)) == NULL || (m = malloc(len)) == NULL) {
+    if ((img = nct_slurp(CHUNKED, &len)) == NULL || (m = malloc(len)) == NULL) {
         CHECK(0, "cannot read %s", CHUNKED);
         return nct_summary("tst_h5storage");
     }
@@ -235,7 +207,7 @@ main(void)
 
     /* The compact dataset's stored size (layout message version 3, class
      * 0, 2-byte size 48, then the values) made 0. */
-    if ((img = slurp(COMPACT, &len)) != NULL) {
+    if ((img = nct_slurp(COMPACT, &len)) != NULL) {
         static const unsigned char lay[8] = {3, 0, 48, 0, 0, 0, 0x5a, 0x5a};
         size_t at = find(img, len, lay, sizeof lay, 0);
         CHECK(at != 0, "no compact layout message in %s", COMPACT);
@@ -249,7 +221,7 @@ main(void)
     /* The attribute's dataspace (version-1 header, no checksum): its length
      * of 3 made 2^40 + 3 (HDF5 copied that many values out of the message
      * when H5Aexists decoded it). */
-    if ((img = slurp(COMPACT, &len)) != NULL) {
+    if ((img = nct_slurp(COMPACT, &len)) != NULL) {
         static const unsigned char val[4] = {0, 0, 0x6b, 0x6b}, three[8] = {3};
         size_t data = find(img, len, val, sizeof val, 0), at = 0;
         for (size_t p = data > 48 ? data - 48 : 0; data && p < data && !at; p++)
@@ -263,7 +235,7 @@ main(void)
         free(img);
     }
     /* The heap object of _NCProperties grown by 2^40 bytes. */
-    if ((img = slurp(COMPACT, &len)) != NULL) {
+    if ((img = nct_slurp(COMPACT, &len)) != NULL) {
         size_t g = find(img, len, "GCOL", 4, 0);
         CHECK(g != 0, "no global heap in %s", COMPACT);
         if (g) {
