@@ -8,9 +8,10 @@
  * run of it).  Cached chunks are copied from the cache; chunks not stored
  * are copied from a chunk of fill.
  * Write: whole chunks the cache does not hold are encoded from the caller's
- * data, NCC_DIRECT_BATCH at a time on the pool; the others are merged into
- * cache entries.  A full cache writes every dirty chunk in one batch and
- * keeps the newer half. */
+ * data, NCC_DIRECT_BATCH at a time on the pool; parts of chunks it does not
+ * hold go into the stored chunk in place when the format can (write_runs);
+ * the others are merged into cache entries.  A full cache writes every
+ * dirty chunk in one batch and keeps the newer half. */
 #include "config.h"
 #include <stdlib.h>
 #include <string.h>
@@ -606,25 +607,198 @@ run_direct(ncc_var *v, const ncc_sel *s, const unsigned char *src, ncc_enc *jobs
     return stat;
 }
 
+/* ---- parts written in place ----------------------------------------------------------- */
+
+#define NCC_RUNS 1024 /* runs handed to write_runs at once */
+
+/* The rows (innermost axis) of one chunk part, walked as runs of bytes:
+ * where each lies in the chunk and in the caller's buffer. */
+typedef struct part_rows {
+    int outer;                      /* axes before the innermost */
+    size_t nk[NC_MAX_VAR_DIMS], idx[NC_MAX_VAR_DIMS];
+    size_t dstr[NC_MAX_VAR_DIMS];   /* bytes per step in the chunk */
+    size_t sstr[NC_MAX_VAR_DIMS];   /* bytes per step in the caller's buffer */
+    size_t doff, soff, rowlen;      /* the current row, in bytes */
+    int more;
+} part_rows;
+
+static void
+rows_init(part_rows *w, const ncc_var *v, const ncc_sel *s, const size_t *k0, const size_t *nk, const size_t *l0)
+{
+    size_t es = v->g.esize;
+    w->outer = s->rank - 1;
+    w->doff = w->soff = 0;
+    for (int k = 0; k < s->rank; k++) {
+        w->doff += l0[k] * v->g.cstr[k] * es;
+        w->soff += k0[k] * s->ustr[k] * es;
+        w->dstr[k] = s->stride[k] * v->g.cstr[k] * es;
+        w->sstr[k] = s->ustr[k] * es;
+        w->nk[k] = nk[k];
+        w->idx[k] = 0;
+    }
+    w->rowlen = nk[s->rank - 1] * es;
+    w->more = 1;
+}
+
+/* Up to max runs of the next rows, rows that follow each other on both
+ * sides merged into one run; 0 when every row is done. */
+static size_t
+rows_next(part_rows *w, const unsigned char *src, ncc_run *runs, size_t max)
+{
+    size_t n = 0;
+    while (w->more && n < max) {
+        ncc_run *last = n > 0 ? &runs[n - 1] : NULL;
+        if (last && last->off + last->len == w->doff && (const unsigned char *)last->buf + last->len == src + w->soff)
+            last->len += w->rowlen;
+        else
+            runs[n++] = (ncc_run){w->doff, src + w->soff, w->rowlen};
+        w->more = 0;
+        for (int k = w->outer - 1; k >= 0; k--) {
+            w->doff += w->dstr[k];
+            w->soff += w->sstr[k];
+            if (++w->idx[k] < w->nk[k]) {
+                w->more = 1;
+                break;
+            }
+            w->doff -= w->dstr[k] * w->nk[k];
+            w->soff -= w->sstr[k] * w->nk[k];
+            w->idx[k] = 0;
+        }
+    }
+    return n;
+}
+
+/* A batch of chunk parts to write in place: per part its chunk index and
+ * its k0, nk, l0 (rank entries each, in pool), and its result. */
+typedef struct ip_batch {
+    ncc_var *v;
+    const ncc_sel *s;
+    const unsigned char *src;
+    size_t n, rk;
+    uint64_t *idx;
+    size_t *pool;
+    int *status;
+} ip_batch;
+
+#define IP_IDX(b, i) ((b)->idx + (i) * (b)->rk)
+#define IP_K0(b, i) ((b)->pool + (i) * 3 * (b)->rk)
+#define IP_NK(b, i) (IP_K0(b, i) + (b)->rk)
+#define IP_L0(b, i) (IP_K0(b, i) + 2 * (b)->rk)
+
+/* Write part i of the batch from src into its stored chunk in place, a
+ * row (or a run of whole rows) of the caller's buffer at a time (a pool
+ * task when the format writes runs from tasks).  NCC_DECLINED: the cache path
+ * is to write it (the format declined, or the variable leaves chunks of
+ * fill out and the part is all zero: whether the chunk ends up all fill,
+ * and so is not stored, is for the cache path to see). */
+static void
+ip_task(void *arg, size_t i)
+{
+    static const unsigned char zero = 0;
+    ip_batch *b = arg;
+    ncc_var *v = b->v;
+    ncc_run *runs = malloc(NCC_RUNS * sizeof(*runs));
+    part_rows w;
+    char *key = NULL;
+    size_t n;
+    int stat = NC_NOERR;
+    if (runs == NULL) {
+        b->status[i] = NC_ENOMEM;
+        return;
+    }
+    rows_init(&w, v, b->s, IP_K0(b, i), IP_NK(b, i), IP_L0(b, i));
+    if (!v->keepall) {
+        int nonzero = 0;
+        while (!nonzero && (n = rows_next(&w, b->src, runs, NCC_RUNS)) > 0)
+            for (size_t r = 0; r < n && !nonzero; r++)
+                nonzero = !ncc_all_fill(runs[r].buf, runs[r].len, 1, &zero);
+        if (!nonzero)
+            stat = NCC_DECLINED;
+        rows_init(&w, v, b->s, IP_K0(b, i), IP_NK(b, i), IP_L0(b, i));
+    }
+    if (stat == NC_NOERR)
+        stat = v->ops->key(v->fmt, IP_IDX(b, i), &key);
+    while (stat == NC_NOERR && (n = rows_next(&w, b->src, runs, NCC_RUNS)) > 0)
+        stat = v->ops->write_runs(v->fmt, key, n, runs);
+    free(key);
+    free(runs);
+    b->status[i] = stat;
+}
+
+/* Merge the part (k0, nk, l0) of chunk idx from src into its cache entry. */
+static int
+merge_part(ncc_var *v, const ncc_sel *s, const unsigned char *src, const uint64_t *idx, int whole, const size_t *k0,
+           const size_t *nk, const size_t *l0)
+{
+    size_t soff = 0, doff = 0, dstr[NC_MAX_VAR_DIMS];
+    ncc_entry *e;
+    int stat;
+    if ((stat = get_entry(v, idx, whole, &e)))
+        return stat;
+    if (v->ops->entry_prepare && (stat = v->ops->entry_prepare(v->fmt, e, l0, nk, s->stride)))
+        return stat;
+    for (int k = 0; k < s->rank; k++) {
+        soff += k0[k] * s->ustr[k];
+        doff += l0[k] * v->g.cstr[k];
+        dstr[k] = s->stride[k] * v->g.cstr[k];
+    }
+    e->dirty = 1;
+    if (v->vstr)
+        return ncc_strings_copy_strided(s->rank, nk, (char *const *)(const void *)src + soff, s->ustr,
+                                        (char **)(void *)e->data + doff, dstr);
+    ncc_copy_strided(s->rank, v->g.esize, nk, src + soff * v->g.esize, s->ustr, e->data + doff * v->g.esize, dstr);
+    return NC_NOERR;
+}
+
+/* Write the batch's parts in place (in parallel when the format writes
+ * runs from tasks); the ones declined go through the cache.  The first
+ * error. */
+static int
+run_in_place(ip_batch *b)
+{
+    int stat = NC_NOERR;
+    if (b->v->runs_in_task && b->n > 1)
+        ncf_pool_run(ncf_pool_default(), b->n, ip_task, b);
+    else
+        for (size_t i = 0; i < b->n; i++)
+            ip_task(b, i);
+    for (size_t i = 0; i < b->n; i++) {
+        int st = b->status[i];
+        if (st == NCC_DECLINED)
+            st = merge_part(b->v, b->s, b->src, IP_IDX(b, i), 0, IP_K0(b, i), IP_NK(b, i), IP_L0(b, i));
+        if (st && stat == NC_NOERR)
+            stat = st;
+    }
+    b->n = 0;
+    return stat;
+}
+
 int
 ncc_write(ncc_var *v, const ncc_sel *s, const unsigned char *src, int direct_ok)
 {
     uint64_t idx[NC_MAX_VAR_DIMS];
     size_t k0[NC_MAX_VAR_DIMS], nk[NC_MAX_VAR_DIMS], l0[NC_MAX_VAR_DIMS];
     ncc_enc direct[NCC_DIRECT_BATCH];
+    ip_batch ip;
     size_t ndirect = 0;
     int can_direct = direct_ok && s->rank > 0;
+    /* Parts of chunks written in place: the stored bytes are the chunk's
+     * bytes in memory and an absent chunk's unwritten bytes zero. */
+    int can_runs = can_direct && v->ops->write_runs != NULL && v->stored_raw && !v->vstr && v->zerofill;
     int stat = NC_NOERR;
     if (s->n == 0)
         return NC_NOERR;
     memset(direct, 0, sizeof(direct));
+    memset(&ip, 0, sizeof(ip));
+    ip.v = v;
+    ip.s = s;
+    ip.src = src;
+    ip.rk = s->rank > 0 ? (size_t)s->rank : 1;
     for (int k = 0; k < s->rank; k++)
         idx[k] = s->clo[k];
     for (int more = 1; more && stat == NC_NOERR;) {
-        ncc_entry *e;
         if (ncc_sel_part(&v->g, s, idx, k0, nk, l0)) {
             int whole = 1;
-            size_t soff = 0, doff = 0, dstr[NC_MAX_VAR_DIMS];
             for (int k = 0; k < s->rank; k++)
                 if (nk[k] != v->g.chunk[k])
                     whole = 0;
@@ -649,24 +823,29 @@ ncc_write(ncc_var *v, const ncc_sel *s, const unsigned char *src, int direct_ok)
                 }
                 goto next;
             }
-            if ((stat = get_entry(v, idx, whole, &e)))
-                break;
-            if (v->ops->entry_prepare && (stat = v->ops->entry_prepare(v->fmt, e, l0, nk, s->stride)))
-                break;
-            for (int k = 0; k < s->rank; k++) {
-                soff += k0[k] * s->ustr[k];
-                doff += l0[k] * v->g.cstr[k];
-                dstr[k] = s->stride[k] * v->g.cstr[k];
+            /* A part not cached, whose rows are runs of the chunk: in place
+             * (a cached chunk takes the cache path, so nothing goes stale). */
+            if (!whole && can_runs && (s->stride[s->rank - 1] == 1 || nk[s->rank - 1] == 1) &&
+                ncc_cache_find(&v->cache, idx) == NULL) {
+                if (ip.idx == NULL) {
+                    ip.idx = malloc(NCC_DIRECT_BATCH * ip.rk * sizeof(uint64_t));
+                    ip.pool = malloc(NCC_DIRECT_BATCH * 3 * ip.rk * sizeof(size_t));
+                    ip.status = malloc(NCC_DIRECT_BATCH * sizeof(int));
+                    if (ip.idx == NULL || ip.pool == NULL || ip.status == NULL) {
+                        stat = NC_ENOMEM;
+                        break;
+                    }
+                }
+                memcpy(IP_IDX(&ip, ip.n), idx, (size_t)s->rank * sizeof(uint64_t));
+                memcpy(IP_K0(&ip, ip.n), k0, (size_t)s->rank * sizeof(size_t));
+                memcpy(IP_NK(&ip, ip.n), nk, (size_t)s->rank * sizeof(size_t));
+                memcpy(IP_L0(&ip, ip.n), l0, (size_t)s->rank * sizeof(size_t));
+                if (++ip.n == NCC_DIRECT_BATCH)
+                    stat = run_in_place(&ip);
+                goto next;
             }
-            e->dirty = 1;
-            if (v->vstr) {
-                if ((stat = ncc_strings_copy_strided(s->rank, nk, (char *const *)(const void *)src + soff, s->ustr,
-                                                     (char **)(void *)e->data + doff, dstr)))
-                    break;
-            } else {
-                ncc_copy_strided(s->rank, v->g.esize, nk, src + soff * v->g.esize, s->ustr,
-                                 e->data + doff * v->g.esize, dstr);
-            }
+            if ((stat = merge_part(v, s, src, idx, whole, k0, nk, l0)))
+                break;
         }
     next:
         more = s->rank > 0 ? ncc_sel_next(s, idx) : 0;
@@ -678,6 +857,14 @@ ncc_write(ncc_var *v, const ncc_sel *s, const unsigned char *src, int direct_ok)
     }
     for (size_t i = 0; i < ndirect; i++)
         free(direct[i].key);
+    if (ip.n > 0) {
+        int st = run_in_place(&ip);
+        if (stat == NC_NOERR)
+            stat = st;
+    }
+    free(ip.idx);
+    free(ip.pool);
+    free(ip.status);
     return stat;
 }
 

@@ -10,7 +10,10 @@
  *     straight into the caller's buffer when the chunk is covered whole and
  *     lies there in one run; a chunk that is not stored reads as fill;
  *   - writes: chunks covered whole and not cached are encoded straight from
- *     the caller's data a batch at a time on the pool; the others are merged
+ *     the caller's data a batch at a time on the pool; a part of a chunk not
+ *     cached, stored as it is in memory with fill of zero bytes, is written
+ *     into the stored chunk in place when the format can (write_runs: rows
+ *     of the caller's buffer, no chunk assembled); the others are merged
  *     into a bounded LRU write-back cache of decoded chunks (a partly
  *     written chunk is first read and decoded, or filled); when the cache is
  *     full, every dirty chunk is encoded in one batch on the pool and the
@@ -41,8 +44,10 @@
  *   - memory: a read batch holds at most NCC_BATCH_BYTES of decoded chunks
  *     (at least two per pool thread); a write holds the cache's bound plus
  *     NCC_DIRECT_BATCH encoded chunks; scratch is a few chunks per thread;
- *   - every failure is an NC_* code; a failed write leaves the chunk dirty
- *     in the cache (it is written again on the next flush);
+ *   - every failure is an NC_* code; a failed write-back leaves the chunk
+ *     dirty in the cache (it is written again on the next flush); a failed
+ *     write from the caller's buffer (whole chunk, or part in place) is
+ *     that call's error;
  *   - calls on one ncc_var are not concurrent (the caller serialises them);
  *     the table's decode/encode/fetch_one/store_one run on pool threads at
  *     once and must be thread-safe.
@@ -215,6 +220,17 @@ typedef struct ncc_enc {
     size_t soff;             /* from the caller: element offset of the chunk's origin */
 } ncc_enc;
 
+/* A run of bytes written into a stored chunk in place (write_runs). */
+typedef struct ncc_run {
+    size_t off;              /* byte offset in the stored chunk */
+    const void *buf;
+    size_t len;
+} ncc_run;
+
+/* write_runs's answer when it wrote nothing and the chunk is to go
+ * through the cache instead (not an NC_* code: those are <= 0). */
+#define NCC_DECLINED 1
+
 struct ncc_var;
 
 typedef struct ncc_ops {
@@ -257,6 +273,17 @@ typedef struct ncc_ops {
     /* A whole chunk not cached, one run of the caller's buffer at src:
      * encode and store it (replaces the batch path). */
     int (*put_whole)(void *fmt, const char *key, const void *src);
+    /* Optional: write n runs of raw bytes (ascending, not overlapping,
+     * inside the chunk) into the stored chunk key in place; a chunk not
+     * stored is first made at its full size (chunkbytes) of zero bytes.
+     * Used for a part of a chunk the cache does not hold, when the
+     * variable is stored_raw, not vstr, its fill is zero bytes, and the
+     * part is not all zero unless keepall: the bytes stored are then those
+     * the cache path would store.  May be called several times for one
+     * part (runs in order); from pool tasks, several chunks at once, when
+     * runs_in_task (thread-safe then).  NCC_DECLINED: nothing written by
+     * this call (the whole part then goes through the cache). */
+    int (*write_runs)(void *fmt, const char *key, size_t n, const ncc_run *runs);
 } ncc_ops;
 
 typedef struct ncc_var {
@@ -270,6 +297,8 @@ typedef struct ncc_var {
     int stored_raw;          /* chunks are stored as they are in memory (no codec) */
     int fetch_in_task;       /* fetch_one from tasks (else fetch_many) */
     int store_in_task;       /* store_one from tasks (else store_many) */
+    int runs_in_task;        /* write_runs from tasks, several chunks at once
+                              * (else one after another on the caller's thread) */
     unsigned char *fillchunk;/* a chunk of fill, made on first need */
     pthread_mutex_t filllock;
     ncc_cache cache;

@@ -5,7 +5,8 @@
  * (starts, counts, strides, edge chunks) are read and written against a
  * plain array model of the variable, with a cache small enough to evict,
  * every fetch and store mode, owned strings, fill chunks left out (or kept),
- * a store that fails, bounds and conversions. */
+ * a store that fails, bounds and conversions; parts of raw chunks written
+ * in place store what the cache path stores. */
 #include "config.h"
 #include <pthread.h>
 #include <stdint.h>
@@ -30,6 +31,11 @@ typedef struct store {
     const unsigned char *user; /* the caller's buffer of the current read */
     size_t userlen;
     int rank;
+    int raw;               /* chunks stored as they are (no codec) */
+    size_t chunkbytes;     /* write_runs: the size of a chunk made */
+    long nruns, ndeclined; /* write_runs calls, and those declined */
+    int decline;           /* write_runs declines every call while set */
+    int badruns;           /* runs out of order, overlapping or outside */
 } store;
 
 static int
@@ -113,6 +119,12 @@ f_decode(void *fmt, const ncc_raw *r, void *dst, size_t dstlen, ncf_pool *inner)
     unsigned char *d = dst;
     uint32_t n;
     (void)inner;
+    if (s->raw) {
+        if (r->len != dstlen)
+            return NC_EFILTER;
+        memcpy(d, b, dstlen);
+        return NC_NOERR;
+    }
     if (r->len < 4)
         return NC_EFILTER;
     memcpy(&n, b, 4);
@@ -199,6 +211,40 @@ f_store_many(void *fmt, size_t n, ncc_put *p)
     return stat;
 }
 
+/* In place: an absent chunk is made of zeros; one of another size, or
+ * every call while decline is set, is declined. */
+static int
+f_write_runs(void *fmt, const char *key, size_t n, const ncc_run *runs)
+{
+    store *s = fmt;
+    int i, stat = NC_NOERR;
+    pthread_mutex_lock(&s->lock);
+    s->nruns++;
+    i = find(s, key);
+    if (s->decline || (i >= 0 && s->len[i] != s->chunkbytes)) {
+        s->ndeclined++;
+        stat = NCC_DECLINED;
+    } else if (i < 0 && s->nobj == MAXOBJ) {
+        stat = NC_ENOMEM;
+    } else {
+        if (i < 0) {
+            i = (int)s->nobj++;
+            s->key[i] = strdup(key);
+            s->data[i] = calloc(1, s->chunkbytes);
+            s->len[i] = s->chunkbytes;
+        }
+        for (size_t r = 0; r < n; r++) {
+            if (runs[r].len == 0 || runs[r].off + runs[r].len > s->chunkbytes ||
+                (r > 0 && runs[r].off < runs[r - 1].off + runs[r - 1].len))
+                s->badruns++;
+            else
+                memcpy(s->data[i] + runs[r].off, runs[r].buf, runs[r].len);
+        }
+    }
+    pthread_mutex_unlock(&s->lock);
+    return stat;
+}
+
 static const ncc_ops ops = {
     .key = f_key,
     .locate = f_locate,
@@ -209,6 +255,20 @@ static const ncc_ops ops = {
     .encode = f_encode,
     .store_many = f_store_many,
     .store_one = f_store_one,
+};
+
+/* The same format, with parts written in place. */
+static const ncc_ops runs_ops = {
+    .key = f_key,
+    .locate = f_locate,
+    .fetch_many = f_fetch_many,
+    .fetch_one = f_fetch_one,
+    .fetch_whole = f_fetch_whole,
+    .decode = f_decode,
+    .encode = f_encode,
+    .store_many = f_store_many,
+    .store_one = f_store_one,
+    .write_runs = f_write_runs,
 };
 
 static void
@@ -551,6 +611,157 @@ test_copies(void)
     }
 }
 
+/* Parts written in place store the bytes the cache path stores: the same
+ * random writes go to a variable whose format writes runs and to one whose
+ * format does not (raw chunks, fill of zero bytes, kept or left out), with
+ * reads between them checked against a model; at the end both stores hold
+ * the same objects, byte for byte.  A chunk in the cache, a declined call,
+ * a non-zero fill or an inner stride take the cache path. */
+static void
+test_runs(int keepall, int in_task, size_t maxentries, int fillv)
+{
+    enum { R = 23, C = 17 };
+    size_t dims[2] = {R, C}, chunk[2] = {5, 4};
+    int model[R][C];
+    store st[2];
+    ncc_grid g;
+    ncc_var v[2];
+    for (int i = 0; i < R; i++)
+        for (int j = 0; j < C; j++)
+            model[i][j] = fillv;
+    MUST(ncc_grid_init(&g, 2, chunk, sizeof(int), (size_t)1 << 30));
+    for (int w = 0; w < 2; w++) {
+        memset(&st[w], 0, sizeof(st[w]));
+        pthread_mutex_init(&st[w].lock, NULL);
+        st[w].rank = 2;
+        st[w].raw = 1;
+        st[w].chunkbytes = g.chunkbytes;
+        MUST(ncc_var_init(&v[w], &g, 0, &fillv, keepall, maxentries, w ? &runs_ops : &ops, &st[w]));
+        v[w].stored_raw = 1;
+        v[w].fetch_in_task = v[w].store_in_task = v[w].runs_in_task = in_task;
+    }
+    for (int t = 0; t < 400; t++) {
+        size_t start[2], count[2];
+        ptrdiff_t stride[2];
+        ncc_sel s;
+        int *buf;
+        random_sel(dims, start, count, stride);
+        if (t % 3 == 0)
+            stride[1] = 1; /* rows that are runs of the chunk */
+        if (t % 11 == 0) { /* whole rows of chunks: merged runs */
+            start[1] = 0;
+            count[1] = C;
+            stride[0] = 1;
+            count[0] = start[0] + count[0] > R ? R - start[0] : count[0];
+        }
+        if (start[1] + (count[1] - 1) * (size_t)stride[1] >= C)
+            count[1] = (C - 1 - start[1]) / (size_t)stride[1] + 1;
+        if (start[0] + (count[0] - 1) * (size_t)stride[0] >= R)
+            count[0] = (R - 1 - start[0]) / (size_t)stride[0] + 1;
+        MUST(ncc_sel_init(&s, &g, start, count, stride, dims, NULL));
+        buf = malloc(s.n * sizeof(int));
+        if (t % 2 == 0) {
+            /* Some writes of zeros: a chunk may become all fill again. */
+            for (size_t i = 0; i < s.n; i++)
+                buf[i] = t % 10 == 0 ? 0 : (int)rnd(1000) - 500;
+            st[1].decline = t % 13 == 0;
+            for (int w = 0; w < 2; w++)
+                OK(ncc_write(&v[w], &s, (unsigned char *)buf, 1));
+            for (size_t a = 0; a < count[0]; a++)
+                for (size_t b = 0; b < count[1]; b++)
+                    model[start[0] + a * (size_t)stride[0]][start[1] + b * (size_t)stride[1]] =
+                        buf[a * count[1] + b];
+        } else {
+            for (int w = 0; w < 2; w++) {
+                int bad = 0;
+                OK(ncc_read(&v[w], &s, (unsigned char *)buf));
+                for (size_t a = 0; a < count[0] && !bad; a++)
+                    for (size_t b = 0; b < count[1] && !bad; b++)
+                        bad = model[start[0] + a * (size_t)stride[0]][start[1] + b * (size_t)stride[1]] !=
+                              buf[a * count[1] + b];
+                CHECK(!bad, "read %d matches the model (in place %d, keepall %d, fill %d, max %zu)", t, w, keepall,
+                      fillv, maxentries);
+            }
+        }
+        free(buf);
+    }
+    for (int w = 0; w < 2; w++)
+        OK(ncc_flush(&v[w], 0));
+    CHECK(st[1].badruns == 0, "runs in order, inside the chunk");
+    if (fillv == 0)
+        CHECK(st[1].nruns > st[1].ndeclined, "parts written in place (%ld calls, %ld declined)", st[1].nruns,
+              st[1].ndeclined);
+    else
+        CHECK(st[1].nruns == 0, "a fill of non-zero bytes never writes in place");
+    CHECK(st[0].nruns == 0, "no runs without the op");
+    CHECK(st[0].nobj == st[1].nobj, "same chunks stored (%zu, %zu)", st[0].nobj, st[1].nobj);
+    for (size_t i = 0; i < st[0].nobj; i++) {
+        int j = find(&st[1], st[0].key[i]);
+        CHECK(j >= 0 && st[1].len[j] == st[0].len[i] && memcmp(st[1].data[j], st[0].data[i], st[0].len[i]) == 0,
+              "chunk %s stored the same in place (keepall %d, in task %d, max %zu)", st[0].key[i], keepall, in_task,
+              maxentries);
+    }
+    for (int w = 0; w < 2; w++) {
+        ncc_var_fini(&v[w]);
+        store_clear(&st[w]);
+        pthread_mutex_destroy(&st[w].lock);
+    }
+}
+
+/* A stored object that is not a chunk's size is declined: the cache path
+ * reads it, and its decode error is the write's. */
+static void
+test_runs_declined(void)
+{
+    size_t dims[1] = {40}, chunk[1] = {10};
+    int fill = 0, one[3] = {1, 2, 3};
+    store st;
+    ncc_grid g;
+    ncc_var v;
+    ncc_sel s;
+    ncc_put p = {"0", "short", 5, 0, 0, NULL};
+    memset(&st, 0, sizeof(st));
+    pthread_mutex_init(&st.lock, NULL);
+    st.rank = 1;
+    st.raw = 1;
+    MUST(ncc_grid_init(&g, 1, chunk, sizeof(int), (size_t)1 << 30));
+    st.chunkbytes = g.chunkbytes;
+    MUST(ncc_var_init(&v, &g, 0, &fill, 1, 8, &runs_ops, &st));
+    v.stored_raw = 1;
+    MUST(f_store_one(&st, &p));
+    MUST(ncc_sel_init(&s, &g, (size_t[]){2}, (size_t[]){3}, NULL, dims, NULL));
+    EXPECT(ncc_write(&v, &s, (unsigned char *)one, 1), NC_EFILTER);
+    CHECK(st.ndeclined == 1 && st.len[0] == 5, "declined, the object left as it was");
+    MUST(ncc_sel_init(&s, &g, (size_t[]){12}, (size_t[]){3}, NULL, dims, NULL));
+    OK(ncc_write(&v, &s, (unsigned char *)one, 1));
+    CHECK(v.cache.n == 0 && st.nobj == 2 && st.len[1] == g.chunkbytes, "an absent chunk made in place");
+    ncc_var_fini(&v);
+    store_clear(&st);
+    /* Chunks of fill left out: a part of zeros goes through the cache, so a
+     * chunk that ends up all zero is not stored (or is deleted). */
+    MUST(ncc_var_init(&v, &g, 0, &fill, 0, 8, &runs_ops, &st));
+    v.stored_raw = 1;
+    {
+        int zeros[3] = {0, 0, 0}, back[10];
+        MUST(ncc_sel_init(&s, &g, (size_t[]){22}, (size_t[]){3}, NULL, dims, NULL));
+        OK(ncc_write(&v, &s, (unsigned char *)zeros, 1));
+        OK(ncc_flush(&v, 0));
+        CHECK(st.nobj == 0, "a part of zeros in an absent chunk stores nothing");
+        OK(ncc_write(&v, &s, (unsigned char *)one, 1));
+        CHECK(st.nobj == 1 && v.cache.n == 0, "a part with data made in place");
+        OK(ncc_write(&v, &s, (unsigned char *)zeros, 1));
+        OK(ncc_flush(&v, 0));
+        CHECK(st.nobj == 0, "the chunk all zero again is deleted");
+        OK(ncc_write(&v, &s, (unsigned char *)one, 1));
+        MUST(ncc_sel_init(&s, &g, (size_t[]){20}, (size_t[]){10}, NULL, dims, NULL));
+        OK(ncc_read(&v, &s, (unsigned char *)back));
+        CHECK(back[1] == 0 && back[2] == 1 && back[4] == 3 && back[5] == 0, "read after a part in place");
+    }
+    ncc_var_fini(&v);
+    store_clear(&st);
+    pthread_mutex_destroy(&st.lock);
+}
+
 int
 main(void)
 {
@@ -566,5 +777,13 @@ main(void)
     test_store_failure();
     test_strings(0);
     test_strings(1);
+    for (int keepall = 0; keepall < 2; keepall++)
+        for (int in_task = 0; in_task < 2; in_task++) {
+            test_runs(keepall, in_task, 2, 0);
+            test_runs(keepall, in_task, 64, 0);
+        }
+    test_runs(1, 1, 2, -7);
+    test_runs(0, 0, 4, 5);
+    test_runs_declined();
     return nct_summary("tst_chunk_engine");
 }
