@@ -93,6 +93,34 @@ skip_scheme(const char *url)
     return p ? p + 3 : url;
 }
 
+/* target ("host[:port]/path...", scheme already dropped) without its
+ * "user[:password]@" part. */
+static const char *
+skip_userinfo(const char *target)
+{
+    size_t alen = strcspn(target, "/?#");
+    const char *at = NULL, *p;
+    for (p = target; p < target + alen; p++)
+        if (*p == '@')
+            at = p;
+    return at ? at + 1 : target;
+}
+
+/* Does the entry pattern "host[:port][/path]" apply to target?  Host and
+ * port compare whole (an entry for port 80 is not one for 8080, an entry
+ * without a port is not one for a URL with a port); a path compares as a
+ * prefix. */
+static int
+rc_match(const char *target, const char *pattern)
+{
+    size_t n = strlen(pattern);
+    if (strncmp(target, pattern, n) != 0)
+        return 0;
+    if (strchr(pattern, '/') != NULL)
+        return 1;
+    return target[n] == '\0' || target[n] == '/' || target[n] == '?' || target[n] == '#';
+}
+
 /* Read one file if it exists; malformed lines are skipped. */
 static void
 rc_load_file(const char *path)
@@ -170,7 +198,7 @@ NC_rc_lookup(const char *key, const char *url)
 {
     size_t i, bestlen = 0;
     const char *found = NULL;
-    const char *target = url ? skip_scheme(url) : NULL;
+    const char *target = url ? skip_userinfo(skip_scheme(url)) : NULL;
     char *copy = NULL;
 
     if (key == NULL)
@@ -184,8 +212,7 @@ NC_rc_lookup(const char *key, const char *url)
         if (e->url == NULL) {
             if (found == NULL)
                 found = e->value;
-        } else if (target != NULL && strncmp(target, e->url, strlen(e->url)) == 0
-                   && strlen(e->url) + 1 > bestlen) {
+        } else if (target != NULL && rc_match(target, e->url) && strlen(e->url) + 1 > bestlen) {
             /* The longest matching prefix is the most specific entry. */
             found = e->value;
             bestlen = strlen(e->url) + 1;

@@ -10,9 +10,10 @@
 #ifndef NCRC_H
 #define NCRC_H
 
-/* Value of key for url (entries whose [url] prefix matches the start of
- * url's host/port/path win over plain ones); url NULL: plain entries only.
- * Returns a copy (caller frees) or NULL. */
+/* Value of key for url; url NULL: plain entries only.  An entry's
+ * "[host:port/path]" applies when host and port equal url's (user:password
+ * in url ignored) and its path, if any, is a prefix of url's; the longest
+ * such entry wins over a plain one.  Returns a copy (caller frees) or NULL. */
 char *NC_rc_lookup(const char *key, const char *url);
 
 /* Free the table; the next use reloads the files.  Called by nc_finalize(). */
