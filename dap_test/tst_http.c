@@ -14,6 +14,7 @@
  * Each section checks the returned NC_* code, the body against the file
  * on disk, and where it matters the server's request counts.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -305,6 +306,11 @@ test_errors(void)
     EXPECT(nch_get(s, url("/daperr/%s", "123.nc.dds"), &b), NC_EDAPSVC);
     CHECK(strstr(nch_last_error(s), "no such variable") != NULL, "DAP message: %s",
           nch_last_error(s));
+    /* A store of arbitrary bytes turns the DAP2 check off. */
+    nch_session_dap_errors(s, 0);
+    b.len = 0;
+    OK(nch_get(s, url("/daperr/%s", "123.nc.dds"), &b));
+    CHECK(b.len > 7 && memcmp(b.data, "Error {", 7) == 0, "error text as a body");
     nch_buf_free(&b);
     nch_session_close(s);
     /* Nobody listens on port 1. */
@@ -491,6 +497,52 @@ test_proxy_file(void)
     nch_session_close(s);
 }
 
+/* Sessions on several threads at once, sharing the cookie jar. */
+#define NTHREADS 4
+#define NROUNDS 8
+
+static void *
+worker(void *arg)
+{
+    static const char *const names[] = {"123.nc.dds", "123.nc.das", "123.nc.dods", "test.01.dods"};
+    long *bad = arg;
+    nch_session *s = NULL;
+    nch_buf b = {0};
+    int i;
+    if (nch_session_open(url("/gzip/123.nc", ""), &s) != NC_NOERR) {
+        (*bad)++;
+        return NULL;
+    }
+    for (i = 0; i < NROUNDS; i++) {
+        const char *name = names[i % 4];
+        char path[256];
+        snprintf(path, sizeof(path), "/%s%s", i % 2 ? "gzip/needcookie/" : "setcookie/", name);
+        b.len = 0;
+        if (nch_get(s, url("%s", path), &b) != NC_NOERR || !same_as_file(&b, name))
+            (*bad)++;
+    }
+    nch_buf_free(&b);
+    nch_session_close(s);
+    return NULL;
+}
+
+static void
+test_threads(void)
+{
+    pthread_t t[NTHREADS];
+    long bad[NTHREADS] = {0};
+    unsigned long before = nch_request_count();
+    int i;
+    for (i = 0; i < NTHREADS; i++)
+        CHECK(pthread_create(&t[i], NULL, worker, &bad[i]) == 0, "thread %d", i);
+    for (i = 0; i < NTHREADS; i++) {
+        pthread_join(t[i], NULL);
+        CHECK(bad[i] == 0, "thread %d: %ld bad requests", i, bad[i]);
+    }
+    CHECK(nch_request_count() == before + NTHREADS * NROUNDS, "requests counted across threads: %lu",
+          nch_request_count() - before);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -514,6 +566,7 @@ main(int argc, char **argv)
     test_stream();
     test_range_head();
     test_proxy_file();
+    test_threads();
     test_timeouts();
     return nct_summary("tst_http");
 }

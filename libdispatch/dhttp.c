@@ -31,7 +31,8 @@
 #define NCH_ERRBODY_MAX 4096   /* bytes of an error body kept for nch_last_error */
 #define NCH_DFLT_TIMEOUT 1800L /* seconds, as upstream's default */
 #define NCH_DFLT_CONNECTTIMEOUT 50L
-#define NCH_PEEK 8 /* bytes looked at for a DAP2 "Error {" body */
+#define NCH_PREALLOC_MAX ((curl_off_t)1 << 30) /* largest body reserved up front */
+#define NCH_PEEK 8                             /* bytes looked at for a DAP2 "Error {" body */
 
 /* ---- process-wide state ---- */
 
@@ -86,26 +87,35 @@ nch_request_count(void)
 
 /* ---- buffers ---- */
 
+/* Room for n more bytes and the NUL after them: capacity doubles. */
+static int
+nch_buf_reserve(nch_buf *b, size_t n)
+{
+    size_t need = b->len + n + 1, ncap = b->cap ? b->cap : 4096;
+    unsigned char *nd;
+    if (need <= b->cap && b->data != NULL)
+        return NC_NOERR;
+    if (need < b->len)
+        return NC_ENOMEM;
+    while (ncap < need) {
+        if (ncap > (size_t)-1 / 2) {
+            ncap = need;
+            break;
+        }
+        ncap *= 2;
+    }
+    if ((nd = realloc(b->data, ncap)) == NULL)
+        return NC_ENOMEM;
+    b->data = nd;
+    b->cap = ncap;
+    return NC_NOERR;
+}
+
 int
 nch_buf_append(nch_buf *b, const void *bytes, size_t n)
 {
-    if (b->cap - b->len <= n || b->data == NULL) {
-        size_t need = b->len + n + 1, ncap = b->cap ? b->cap : 4096;
-        unsigned char *nd;
-        if (need < b->len)
-            return NC_ENOMEM;
-        while (ncap < need) {
-            if (ncap > (size_t)-1 / 2) {
-                ncap = need;
-                break;
-            }
-            ncap *= 2;
-        }
-        if ((nd = realloc(b->data, ncap)) == NULL)
-            return NC_ENOMEM;
-        b->data = nd;
-        b->cap = ncap;
-    }
+    if ((b->cap - b->len <= n || b->data == NULL) && nch_buf_reserve(b, n))
+        return NC_ENOMEM;
     if (n > 0)
         memcpy(b->data + b->len, bytes, n);
     b->len += n;
@@ -552,6 +562,14 @@ decide(nch_session *s)
     (void)curl_easy_getinfo(s->curl, CURLINFO_RESPONSE_CODE, &code);
     s->iserror = code >= 400;
     s->skip = code >= 300 && code < 400; /* a redirect's own body */
+    if (s->kind == REQ_BODY && code >= 200 && code < 300) {
+        /* Reserve what the server announces, within reason (a lying
+         * Content-Length must not make us allocate without bound); a
+         * content-coded body may grow past it, geometrically. */
+        curl_off_t cl = -1;
+        if (curl_easy_getinfo(s->curl, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &cl) == CURLE_OK && cl > 0 && cl <= NCH_PREALLOC_MAX && s->out->cap - s->out->len <= (size_t)cl)
+            (void)nch_buf_reserve(s->out, (size_t)cl);
+    }
     if (s->kind == REQ_RANGE)
         s->body_pos = code == 206 ? s->crange : 0;
 }

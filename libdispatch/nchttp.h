@@ -66,6 +66,10 @@ void nch_buf_free(nch_buf *b);
 
 /* Append n bytes to b (geometric growth, NUL kept after len). */
 int nch_buf_append(nch_buf *b, const void *bytes, size_t n);
+/* Whether a 200 body that starts "Error {" is a DAP2 error (NC_EDAPSVC) for
+ * nch_get and nch_get_stream: on by default; off for stores of arbitrary
+ * bytes. */
+void nch_session_dap_errors(nch_session *s, int on);
 /* The settings key for the session's URL, a copy (caller frees) or NULL. */
 char *nch_session_key(const nch_session *s, const char *key);
 /* The HTTP status a given NC_* code of this module stood for is in

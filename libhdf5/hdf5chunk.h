@@ -3,8 +3,8 @@
  *
  * Reads and writes of a filtered chunked dataset go by whole chunks: raw
  * chunks move with H5Dread_chunk / H5Dwrite_chunk under the HDF5 lock, and
- * libfilter's chain decodes / encodes them on the shared pool with the lock
- * released.  Copies between chunks and the caller's buffer, the per-thread
+ * libfilter's chain decodes / encodes them on the shared pool, whose tasks
+ * never call HDF5 (so never take the lock).  Copies between chunks and the caller's buffer, the per-thread
  * chunk buffers and the index and LRU order of the write-back cache are
  * the chunk engine's (libchunk/ncchunk.h).  HDF5 keeps every piece of metadata (chunk index, filter masks,
  * extents), so files stay plain HDF5.  HDF5's chunk cache stays coherent:
@@ -12,15 +12,23 @@
  * first, H5Dwrite_chunk evicts it, so calls that fall back to HDF5's own
  * pipeline may mix freely with pipelined ones.
  *
- * Both entry points are called with the HDF5 lock held once (they release
- * and retake it around codec work) and set *done = 0 when the request is not
+ * Both entry points are called without a hold of the HDF5 lock of the data
+ * call's own (they take it for their HDF5 calls; the codecs run on the
+ * pool with no lock taken here) and set *done = 0 when the request is not
  * theirs (no filters, a type or layout they leave to HDF5, a chain this
  * process cannot run, a request too sparse in its chunks, or
- * NETCDF_FILTER_PIPELINE=0 in the environment): the caller then uses HDF5's
- * path.  Values are in the file type, which must equal the memory type
- * (mtid); element size `size`.  No request here lies past the dataset's
- * extent (reads past an unlimited extent and extending writes are handled
- * by the caller first). */
+ * NETCDF_FILTER_PIPELINE=0 in the environment when the variable's state
+ * was made): the caller then uses HDF5's path.  Values are in the file
+ * type, which must equal the memory type (mtid); element size `size`; ext
+ * is the dataset's extent.  No request here lies past it (reads past an
+ * unlimited extent and extending writes are handled by the caller first).
+ *
+ * A variable's state (what HDF5 says of its filters, chunks, fill value and
+ * the file's intent; the codec chain; the write-back cache) is made on its
+ * first request after its dataset was created or opened, hangs on its
+ * NC4H5_var, and goes with the variable, when its dataset is remade, and at
+ * every nc4h5_chunk_cache_flush_file (enddef, sync, close), after which the
+ * next request makes it again. */
 #ifndef HDF5CHUNK_H
 #define HDF5CHUNK_H
 
@@ -43,8 +51,8 @@
  * conversions HDF5 must make (another byte order, user types) and filters
  * only HDF5 has (a plugin on HDF5_PLUGIN_PATH). */
 int nc4h5_chunk_read(NC4_var *var, hid_t did, hid_t mtid, int nd, const hsize_t *start,
-                     const hsize_t *count, const hsize_t *stride, size_t size, void *out,
-                     int *done);
+                     const hsize_t *count, const hsize_t *stride, const hsize_t *ext, size_t size,
+                     void *out, int *done);
 
 /* Write the selection from in (var's dataset did).  Chunks wholly covered
  * are built from in (encoded straight from it when they are contiguous
@@ -58,21 +66,22 @@ int nc4h5_chunk_read(NC4_var *var, hid_t did, hid_t mtid, int nd, const hsize_t 
  * holds: read-modify-write of each chunk.  Sparse requests are taken only
  * when there is a cache; otherwise they are HDF5's. */
 int nc4h5_chunk_write(NC4_var *var, hid_t did, hid_t mtid, int nd, const hsize_t *start,
-                      const hsize_t *count, const hsize_t *stride, size_t size, const void *in,
-                      int *done);
+                      const hsize_t *count, const hsize_t *stride, const hsize_t *ext, size_t size,
+                      const void *in, int *done);
 
 /* Write var's dirty cached chunks to the file (batched on the pool); drop:
  * empty its cache too.  Callers: every read of var (drop 0; reads go to the
  * file), every write HDF5's pipeline takes and chunk-cache changes (drop 1).
  * Growing the dataset (H5Dset_extent) needs none: cached chunks lie inside
- * the old extent and keep their fill padding.  Locked. */
+ * the old extent and keep their fill padding.  Takes the lock for its
+ * HDF5 calls (callers may hold it: the pool's tasks do not need it). */
 int nc4h5_chunk_cache_flush(NC4_var *var, int drop);
-/* Write and drop the caches of every variable of f (nc4h5_flush: sync,
- * enddef, close, and nc_abort of a file that stays, as upstream's abort
- * writes HDF5's chunk cache).  A variable's cache hangs on its NC4H5_var
- * (made on first use, for the dataset id it then has: a remade dataset
- * drops it unwritten); nc4h5_chunk_cache_drop (hdf5int.h) discards what is
- * left as the vars are freed.  Locked. */
+/* Write and drop the caches, and the states, of every variable of f
+ * (nc4h5_flush: sync, enddef, close, and nc_abort of a file that stays, as
+ * upstream's abort writes HDF5's chunk cache).  A state made for another
+ * dataset id (a remade dataset) is dropped unwritten;
+ * nc4h5_chunk_cache_drop (hdf5int.h) discards what is left as the vars are
+ * freed.  Callers may hold the lock. */
 int nc4h5_chunk_cache_flush_file(NC4_file *f);
 
 /* (hdf5var.c) Make filter id usable by HDF5 itself: when HDF5 has no such

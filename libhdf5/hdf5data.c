@@ -440,8 +440,12 @@ get_vars(int ncid, int varid, const size_t *startp, const size_t *countp,
     var = a.var;
     if ((stat = nc4h5_guard_index(a.f, a.hv)))
         goto done;
-    /* Reads go to the file: chunks the write-back cache holds go there first. */
-    if ((stat = nc4h5_chunk_cache_flush(var, 0)))
+    /* Reads go to the file: chunks the write-back cache holds go there first
+     * (encoded with this call's hold of the lock released). */
+    nc4h5_unlock();
+    stat = nc4h5_chunk_cache_flush(var, 0);
+    nc4h5_lock();
+    if (stat)
         goto done;
     if ((fsid = H5Dget_space(a.hv->did)) < 0) {
         stat = NC_EHDFERR;
@@ -502,9 +506,13 @@ get_vars(int ncid, int varid, const size_t *startp, const size_t *countp,
         memset(buf, 0, a.n * size);
     if (nin > 0 && !partial && !fixed_str && var->ndims > 0 &&
         !nc4_type_has_pointers(a.f, var->xtype)) {
-        /* Filtered chunked data: the parallel pipeline, when it takes it. */
-        if ((stat = nc4h5_chunk_read(var, a.hv->did, mtid, var->ndims, a.start, a.count, a.stride,
-                                     size, buf, &piped)))
+        /* Filtered chunked data: the parallel pipeline, when it takes it,
+         * with this call's hold of the lock released. */
+        nc4h5_unlock();
+        stat = nc4h5_chunk_read(var, a.hv->did, mtid, var->ndims, a.start, a.count, a.stride, fdims,
+                                size, buf, &piped);
+        nc4h5_lock();
+        if (stat)
             goto done;
     }
     if (piped) {
@@ -762,13 +770,20 @@ put_vars(int ncid, int varid, const size_t *startp, const size_t *countp,
     }
     if (var->ndims > 0 && !nc4_type_has_pointers(a.f, var->xtype)) {
         int piped = 0;
-        if ((stat = nc4h5_chunk_write(var, a.hv->did, mtid, var->ndims, a.start, a.count, a.stride,
-                                      size, buf ? buf : value, &piped)) || piped)
+        /* With this call's hold of the lock released. */
+        nc4h5_unlock();
+        stat = nc4h5_chunk_write(var, a.hv->did, mtid, var->ndims, a.start, a.count, a.stride, ext, size,
+                                 buf ? buf : value, &piped);
+        nc4h5_lock();
+        if (stat || piped)
             goto done;
     }
     /* HDF5's pipeline writes this one: cached chunks go out first and are
      * forgotten (they would be stale after it). */
-    if ((stat = nc4h5_chunk_cache_flush(var, 1)))
+    nc4h5_unlock();
+    stat = nc4h5_chunk_cache_flush(var, 1);
+    nc4h5_lock();
+    if (stat)
         goto done;
     if (H5Dwrite(a.hv->did, mtid, msid, fsid, H5P_DEFAULT, buf ? buf : value) < 0)
         stat = NC_EHDFERR;

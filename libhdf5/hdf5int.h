@@ -110,8 +110,9 @@ typedef struct NC4H5_var {
     int write_lost;        /* cached chunks of it failed to reach the file and
                             * were dropped: every later sync and close fails */
     int index_checked;     /* hdf5heap.c: its storage checked once, sound */
-    struct vcache *chunks; /* hdf5chunk.c: its write-back cache of decoded chunks
-                            * and codec chain (NULL: none yet); freed with it */
+    struct vcache *chunks; /* hdf5chunk.c: its chunk pipeline state (codec chain,
+                            * chunk shape, fill, write-back cache of decoded
+                            * chunks; NULL: none yet); freed with it */
 } NC4H5_var;
 
 typedef struct NC4H5_type {
@@ -280,16 +281,10 @@ int nc4h5_check_chunking(NC4_file *f, NC4_var *var, const size_t *chunks);
 int nc4h5_check_filter(NC4_file *f, NC4_var *var, unsigned int id, size_t nparams,
                        const unsigned int *params);
 
-/* ---- A ---- */
-/* (hdf5lock.c) Drop every hold this thread has on the HDF5 lock and return
- * how many there were; reacquire takes them again.  For code that waits on
- * pool threads which take the lock themselves (hdf5chunk.c), whatever the
- * nesting of its callers. */
-int nc4h5_lock_release(void);
-void nc4h5_lock_reacquire(int holds);
-/* (hdf5chunk.c) The write-back cache of decoded chunks (see hdf5chunk.h).
- * Discard var's cached chunks without writing them (nc_abort, freeing the
- * var's fmt).  No HDF5 call; takes the (recursive) lock itself. */
+/* ---- hdf5chunk.c ------------------------------------------------------------------ */
+/* The chunk pipeline's state of a variable (see hdf5chunk.h): discard it,
+ * cached chunks unwritten (nc_abort, freeing the var's fmt).  No HDF5
+ * call; takes the (recursive) lock itself. */
 void nc4h5_chunk_cache_drop(NC4H5_var *hv);
 
 #endif /* HDF5INT_H */

@@ -11,7 +11,6 @@
 static pthread_mutex_t h5_mutex;
 static pthread_once_t h5_once = PTHREAD_ONCE_INIT;
 static _Thread_local int errors_silenced;
-static _Thread_local int depth;      /* this thread's holds of the recursive lock */
 
 static void
 init_mutex(void)
@@ -28,7 +27,6 @@ nc4h5_lock(void)
 {
     pthread_once(&h5_once, init_mutex);
     pthread_mutex_lock(&h5_mutex);
-    depth++;
     /* HDF5's automatic error printing is per thread in thread-safe builds;
      * errors reach the caller as NC_* codes instead. */
     if (!errors_silenced) {
@@ -40,22 +38,5 @@ nc4h5_lock(void)
 void
 nc4h5_unlock(void)
 {
-    depth--;
     pthread_mutex_unlock(&h5_mutex);
-}
-
-int
-nc4h5_lock_release(void)
-{
-    int d = depth;
-    for (int i = 0; i < d; i++)
-        nc4h5_unlock();
-    return d;
-}
-
-void
-nc4h5_lock_reacquire(int d)
-{
-    for (int i = 0; i < d; i++)
-        nc4h5_lock();
 }

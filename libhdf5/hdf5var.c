@@ -123,10 +123,7 @@ NC4_HDF5_set_var_chunk_cache(int ncid, int varid, size_t size, size_t nelems, fl
     if ((stat = nc4_find_var(ncid, varid, &f, &g, &var)))
         return stat;
     /* The write-back cache is bounded by these settings: empty it first. */
-    nc4h5_lock();
-    stat = nc4h5_chunk_cache_flush(var, 1);
-    nc4h5_unlock();
-    if (stat)
+    if ((stat = nc4h5_chunk_cache_flush(var, 1)))
         return stat;
     if ((stat = NC4_set_var_chunk_cache(ncid, varid, size, nelems, preemption)))
         return stat;

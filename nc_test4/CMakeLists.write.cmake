@@ -25,3 +25,9 @@ if(_nc4_have_ref)
     WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
   set_tests_properties(ref_tst_h5write_api PROPERTIES LABELS "hdf5;interop" TIMEOUT 300)
 endif()
+
+# The chunk pipeline keeps a caller's hold of the HDF5 lock (nc_sync encodes
+# under it) and releases a data call's own (reads of another file go on).
+nc4_program(tst_h5lockhold)
+nc4_test(tst_h5lockhold)
+set_tests_properties(tst_h5lockhold PROPERTIES ENVIRONMENT NETCDF_FILTER_THREADS=2)
