@@ -30,7 +30,12 @@
 #else
 #define NCZARR_IMPL NULL
 #endif
-/* DAP2, DAP4, HTTP byte ranges, HDF4 and PnetCDF have rows but no layer
+#if NC_ENABLE_DAP2
+#define DAP2_IMPL (&NCD2_format_impl)
+#else
+#define DAP2_IMPL NULL
+#endif
+/* DAP4, HTTP byte ranges, HDF4 and PnetCDF have rows but no layer
  * yet (CMake refuses their options): their files and URLs are recognised
  * and NC_ENOTBUILT. */
 #define CDF5_OFF (!NC_ENABLE_CDF5)
@@ -94,7 +99,10 @@ const NC_Format NC_formats[] = {
         .variants = {{NC_FORMAT_CLASSIC, 0, NULL, 0, 0}},
         .modekeys = "dap2",
         .schemes = "dap2",
-        .fallback_schemes = "http,https",  /* upstream's default for a bare URL */
+        /* upstream's default for a bare URL; a file:// URL with nothing
+         * at its path is DAP2 when the layer's sniff finds NAME.dds */
+        .fallback_schemes = "http,https",
+        .impl = DAP2_IMPL,
     },
     {
         /* A remote file read by byte ranges; its bytes pick classic or

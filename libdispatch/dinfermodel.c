@@ -169,6 +169,19 @@ is_scheme(const char *w, size_t n, const void *scheme)
     return strlen(scheme) == n && strncmp(w, scheme, n) == 0;
 }
 
+/* The built row whose sniff recognises a local path where nothing is
+ * (called with no bytes), or NULL. */
+static const NC_Format *
+file_sniff(const char *local)
+{
+    for (size_t i = 0; i < NC_nformats; i++) {
+        const NC_FormatImpl *impl = NC_formats[i].impl;
+        if (impl != NULL && impl->sniff != NULL && impl->sniff(local, 0, NULL, 0))
+            return &NC_formats[i];
+    }
+    return NULL;
+}
+
 int
 NC_infer_url(const char *path, int *isurl, NCmodel *model, char **pathp)
 {
@@ -199,17 +212,23 @@ NC_infer_url(const char *path, int *isurl, NCmodel *model, char **pathp)
             found = &NC_formats[i];
     }
     if (found == NULL && strcmp(scheme, "file") == 0) {
-        /* file:///path without a storage mode is just a local path */
+        /* file:///path without a storage mode is a local path, unless
+         * nothing is there and a layer's sniff recognises it (DAP2's test
+         * mode: NAME.dds, NAME.das, NAME.dods). */
         const char *p = path + slen + 3;
         size_t n = strcspn(p, "#?");
+        struct stat st;
         char *local = malloc(n + 1);
         if (local == NULL)
             return NC_ENOMEM;
         memcpy(local, p, n);
         local[n] = '\0';
-        *isurl = 0;
-        *pathp = local;
-        return NC_NOERR;
+        if (stat(local, &st) == 0 || (found = file_sniff(local)) == NULL) {
+            *isurl = 0;
+            *pathp = local;
+            return NC_NOERR;
+        }
+        free(local);
     }
     /* A bare URL: the row claiming its scheme by default. */
     for (size_t i = 0; i < NC_nformats && found == NULL; i++) {

@@ -1,0 +1,626 @@
+/* dap2dispatch.c: the DAP2 layer's dispatch table, open/close and reads.
+ *
+ * Inquiries go to the in-memory classic substrate through its own dispatch
+ * table (as upstream's NCDISPATCH_* forwarding does), so every answer and
+ * error is the classic layer's; group ids it returns are translated back
+ * to ours.  The record dimension's length is ours (the substrate never
+ * holds data).  Reads are served from the decoded responses.  Every
+ * modifying call is NC_EPERM.
+ */
+#include "config.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ncdispatch.h"
+#include "ncx.h"
+#include "dap2int.h"
+
+/* ---- the substrate ------------------------------------------------------------- */
+
+static int
+d2_get(int ncid, D2file **fp, NC **subp)
+{
+    NC *nc;
+    int stat;
+    if ((stat = NC_check_id(ncid, &nc)))
+        return stat;
+    if (nc->dispatchdata == NULL)
+        return NC_EBADID;
+    *fp = nc->dispatchdata;
+    if (subp && (stat = NC_check_id((*fp)->subid, subp)))
+        return stat;
+    return NC_NOERR;
+}
+
+#define SUB(ncid)                                   \
+    D2file *f;                                      \
+    NC *sub;                                        \
+    int stat = d2_get((ncid), &f, &sub);            \
+    if (stat)                                       \
+        return stat
+
+static void
+d2_free(D2file *f)
+{
+    if (f == NULL)
+        return;
+    d2_meta_free(f);
+    d2_node_free(f->dds);
+    d2_das_free(f->das);
+    d2_node_free(f->data);
+    free(f->dods);
+    free(f->base);
+    free(f->query);
+    d2_params_free(f);
+    free(f);
+}
+
+/* ---- open and close ------------------------------------------------------------ */
+
+static int
+D2_open(const char *path, int mode, int basepe, size_t *chunksizehintp, void *parameters,
+        const NC_Dispatch *table, int ncid)
+{
+    int stat;
+    NC *nc;
+    D2file *f = NULL;
+    char *text = NULL;
+    size_t len = 0;
+    char subname[64];
+
+    (void)basepe;
+    (void)chunksizehintp;
+    (void)parameters;
+    (void)table;
+    if (mode & NC_WRITE)
+        return NC_EPERM;
+    if ((stat = NC_check_id(ncid, &nc)))
+        return stat;
+    if ((f = calloc(1, sizeof *f)) == NULL)
+        return NC_ENOMEM;
+    f->ncid = ncid;
+    f->subid = -1;
+    f->recdimid = -1;
+    if ((stat = d2_url_parse(path, f)))
+        goto done;
+    if (!f->isfile) {
+        stat = NC_ENOTBUILT;  /* http(s) needs the shared HTTP layer */
+        goto done;
+    }
+    /* the DDS: NAME.dds, else the DDS part of NAME.dods */
+    stat = d2_fetch_text(f, "dds", &text, &len);
+    if (stat == ENOENT) {
+        if ((stat = d2_load_data(f)))
+            goto done;
+        size_t off;
+        if ((stat = d2_find_data(f->dods, f->dodslen, &off)))
+            goto done;
+        stat = d2_parse_dds((const char *)f->dods, off, &f->dds, NULL);
+    } else if (stat == NC_NOERR) {
+        stat = d2_parse_dds(text, len, &f->dds, NULL);
+    }
+    free(text);
+    text = NULL;
+    if (stat)
+        goto done;
+    /* the DAS is optional, and a malformed one is ignored, as upstream */
+    if (d2_fetch_text(f, "das", &text, &len) == NC_NOERR) {
+        if (d2_parse_das(text, len, &f->das, NULL) != NC_NOERR)
+            f->das = NULL;
+        free(text);
+        text = NULL;
+    }
+    if (f->das && (stat = d2_merge_das(f->dds, f->das)))
+        goto done;
+    /* the substrate: an in-memory classic file, never written */
+    snprintf(subname, sizeof subname, "dap2-substrate-%d", ncid);
+    if ((stat = nc_create(subname, NC_DISKLESS | NC_64BIT_OFFSET | NC_CLOBBER, &f->subid))) {
+        f->subid = -1;
+        goto done;
+    }
+    nc_set_fill(f->subid, NC_NOFILL, NULL);
+    if ((stat = d2_build(f)))
+        goto done;
+    nc->dispatchdata = f;
+    return NC_NOERR;
+done:
+    free(text);
+    if (f && f->subid >= 0)
+        nc_abort(f->subid);
+    d2_free(f);
+    return stat;
+}
+
+static int
+D2_close(int ncid, void *ignore)
+{
+    NC *nc;
+    int stat;
+    (void)ignore;
+    if ((stat = NC_check_id(ncid, &nc)))
+        return stat;
+    D2file *f = nc->dispatchdata;
+    if (f != NULL) {
+        if (f->subid >= 0)
+            nc_abort(f->subid);
+        d2_free(f);
+        nc->dispatchdata = NULL;
+    }
+    return NC_NOERR;
+}
+
+static int
+D2_abort(int ncid)
+{
+    return D2_close(ncid, NULL);
+}
+
+/* ---- inquiries ------------------------------------------------------------------ */
+
+static int
+D2_inq_format(int ncid, int *formatp)
+{
+    SUB(ncid);
+    (void)f;
+    (void)sub;
+    if (formatp)
+        *formatp = NC_FORMAT_CLASSIC;
+    return NC_NOERR;
+}
+
+static int
+D2_inq_format_extended(int ncid, int *formatp, int *modep)
+{
+    NC *nc;
+    int stat;
+    if ((stat = NC_check_id(ncid, &nc)))
+        return stat;
+    if (formatp)
+        *formatp = NC_FORMATX_DAP2;
+    if (modep)
+        *modep = nc->mode;
+    return NC_NOERR;
+}
+
+static int
+D2_inq(int ncid, int *ndimsp, int *nvarsp, int *nattsp, int *unlimdimidp)
+{
+    SUB(ncid);
+    return sub->dispatch->inq(f->subid, ndimsp, nvarsp, nattsp, unlimdimidp);
+}
+
+static int
+D2_inq_type(int ncid, nc_type t, char *name, size_t *sizep)
+{
+    SUB(ncid);
+    return sub->dispatch->inq_type(f->subid, t, name, sizep);
+}
+
+static int
+D2_inq_dimid(int ncid, const char *name, int *idp)
+{
+    SUB(ncid);
+    return sub->dispatch->inq_dimid(f->subid, name, idp);
+}
+
+static int
+D2_inq_dim(int ncid, int dimid, char *name, size_t *lenp)
+{
+    SUB(ncid);
+    if ((stat = sub->dispatch->inq_dim(f->subid, dimid, name, lenp)))
+        return stat;
+    if (lenp && dimid == f->recdimid)
+        *lenp = f->numrecs;
+    return NC_NOERR;
+}
+
+static int
+D2_inq_unlimdim(int ncid, int *idp)
+{
+    SUB(ncid);
+    return sub->dispatch->inq_unlimdim(f->subid, idp);
+}
+
+static int
+D2_inq_att(int ncid, int varid, const char *name, nc_type *tp, size_t *lenp)
+{
+    SUB(ncid);
+    return sub->dispatch->inq_att(f->subid, varid, name, tp, lenp);
+}
+
+static int
+D2_inq_attid(int ncid, int varid, const char *name, int *idp)
+{
+    SUB(ncid);
+    return sub->dispatch->inq_attid(f->subid, varid, name, idp);
+}
+
+static int
+D2_inq_attname(int ncid, int varid, int attnum, char *name)
+{
+    SUB(ncid);
+    return sub->dispatch->inq_attname(f->subid, varid, attnum, name);
+}
+
+static int
+D2_get_att(int ncid, int varid, const char *name, void *value, nc_type memtype)
+{
+    SUB(ncid);
+    return sub->dispatch->get_att(f->subid, varid, name, value, memtype);
+}
+
+static int
+D2_inq_varid(int ncid, const char *name, int *idp)
+{
+    SUB(ncid);
+    return sub->dispatch->inq_varid(f->subid, name, idp);
+}
+
+static int
+D2_inq_var_all(int ncid, int varid, char *name, nc_type *xtypep, int *ndimsp, int *dimidsp,
+               int *nattsp, int *shufflep, int *deflatep, int *deflate_levelp,
+               int *fletcher32p, int *contiguousp, size_t *chunksizesp, int *no_fill,
+               void *fill_valuep, int *endiannessp, unsigned int *idp, size_t *nparamsp,
+               unsigned int *params)
+{
+    SUB(ncid);
+    return sub->dispatch->inq_var_all(f->subid, varid, name, xtypep, ndimsp, dimidsp, nattsp,
+                                      shufflep, deflatep, deflate_levelp, fletcher32p,
+                                      contiguousp, chunksizesp, no_fill, fill_valuep,
+                                      endiannessp, idp, nparamsp, params);
+}
+
+static int
+D2_show_metadata(int ncid)
+{
+    SUB(ncid);
+    return sub->dispatch->show_metadata(f->subid);
+}
+
+static int
+D2_inq_unlimdims(int ncid, int *np, int *idsp)
+{
+    SUB(ncid);
+    return sub->dispatch->inq_unlimdims(f->subid, np, idsp);
+}
+
+/* A group id from the substrate, as ours. */
+static void
+ourid(const D2file *f, int *idp)
+{
+    if (idp && *idp == f->subid)
+        *idp = f->ncid;
+}
+
+static int
+D2_inq_ncid(int ncid, const char *name, int *grpidp)
+{
+    SUB(ncid);
+    if ((stat = sub->dispatch->inq_ncid(f->subid, name, grpidp)))
+        return stat;
+    ourid(f, grpidp);
+    return NC_NOERR;
+}
+
+static int
+D2_inq_grps(int ncid, int *np, int *idsp)
+{
+    SUB(ncid);
+    return sub->dispatch->inq_grps(f->subid, np, idsp);
+}
+
+static int
+D2_inq_grpname(int ncid, char *name)
+{
+    SUB(ncid);
+    return sub->dispatch->inq_grpname(f->subid, name);
+}
+
+static int
+D2_inq_grpname_full(int ncid, size_t *lenp, char *full)
+{
+    SUB(ncid);
+    return sub->dispatch->inq_grpname_full(f->subid, lenp, full);
+}
+
+static int
+D2_inq_grp_parent(int ncid, int *parentp)
+{
+    SUB(ncid);
+    if ((stat = sub->dispatch->inq_grp_parent(f->subid, parentp)))
+        return stat;
+    ourid(f, parentp);
+    return NC_NOERR;
+}
+
+static int
+D2_inq_grp_full_ncid(int ncid, const char *full, int *grpidp)
+{
+    SUB(ncid);
+    if ((stat = sub->dispatch->inq_grp_full_ncid(f->subid, full, grpidp)))
+        return stat;
+    ourid(f, grpidp);
+    return NC_NOERR;
+}
+
+static int
+D2_inq_varids(int ncid, int *np, int *idsp)
+{
+    SUB(ncid);
+    return sub->dispatch->inq_varids(f->subid, np, idsp);
+}
+
+static int
+D2_inq_dimids(int ncid, int *np, int *idsp, int include_parents)
+{
+    SUB(ncid);
+    return sub->dispatch->inq_dimids(f->subid, np, idsp, include_parents);
+}
+
+static int
+D2_inq_typeids(int ncid, int *np, int *idsp)
+{
+    SUB(ncid);
+    return sub->dispatch->inq_typeids(f->subid, np, idsp);
+}
+
+static int
+D2_inq_type_equal(int ncid1, nc_type t1, int ncid2, nc_type t2, int *equalp)
+{
+    (void)ncid2;
+    SUB(ncid1);
+    return sub->dispatch->inq_type_equal(f->subid, t1, f->subid, t2, equalp);
+}
+
+static int
+D2_inq_typeid(int ncid, const char *name, nc_type *tp)
+{
+    SUB(ncid);
+    return sub->dispatch->inq_typeid(f->subid, name, tp);
+}
+
+/* ---- reads ----------------------------------------------------------------------- */
+
+/* The node of the decoded data that holds a variable's values. */
+static int
+data_node(D2file *f, const D2node *v, D2node **np)
+{
+    const D2node *path[D2_MAX_DEPTH + 2];
+    size_t depth = 0;
+    D2node *d;
+    int stat;
+
+    if ((stat = d2_load_data(f)))
+        return stat;
+    for (const D2node *p = v; p && p->kind != D2_DATASET; p = p->parent) {
+        if (depth >= D2_MAX_DEPTH + 1)
+            return NC_EDATADDS;
+        path[depth++] = p;
+    }
+    d = f->data;
+    while (depth > 0) {
+        const D2node *want = path[--depth];
+        D2node *found = NULL;
+        for (size_t i = 0; i < d->nfields && !found; i++)
+            if (strcmp(d->fields[i]->name, want->name) == 0)
+                found = d->fields[i];
+        if (found == NULL || found->kind != want->kind)
+            return NC_EDATADDS;
+        d = found;
+    }
+    if (d->kind != D2_ATOMIC || d->atype != v->atype)
+        return NC_EDATADDS;
+    *np = d;
+    return NC_NOERR;
+}
+
+static int
+D2_get_vars(int ncid, int varid, const size_t *start, const size_t *count,
+            const ptrdiff_t *stride, void *value, nc_type memtype)
+{
+    D2var *v = NULL;
+    D2node *col = NULL;
+    size_t shape[NC_MAX_VAR_DIMS];
+    size_t nd, total = 1, es;
+    unsigned char *tmp = NULL;
+    SUB(ncid);
+    (void)sub;
+
+    for (size_t i = 0; i < f->nvars; i++)
+        if (f->vars[i].varid == varid)
+            v = &f->vars[i];
+    if (v == NULL)
+        return NC_ENOTVAR;
+    if (memtype == NC_NAT)
+        memtype = v->type;
+    if ((memtype == NC_CHAR) != (v->type == NC_CHAR))
+        return NC_ECHAR;
+    if (memtype <= NC_NAT || memtype > NC_UINT64 || memtype == NC_STRING)
+        return NC_EBADTYPE;
+    for (size_t i = 0; i < v->ndims; i++) {
+        int dimid = v->dims[i]->dimid;
+        shape[i] = dimid == f->recdimid ? f->numrecs : v->dims[i]->size;
+        ptrdiff_t st = stride ? stride[i] : 1;
+        if (st <= 0)
+            return NC_ESTRIDE;
+        if (start[i] > shape[i] || (start[i] == shape[i] && count[i] > 0))
+            return NC_EINVALCOORDS;
+        if (count[i] > 0 && (count[i] - 1) * (size_t)st >= shape[i] - start[i])
+            return NC_EEDGE;
+        total *= count[i];
+    }
+    if (total == 0)
+        return NC_NOERR;
+    if ((stat = data_node(f, v->node, &col)))
+        return stat;
+    nd = v->ndims - (v->isstring ? 1 : 0);
+    if (col->ncol != v->nelems)
+        return NC_EDATADDS;
+    es = ncx_memlen(v->type);
+    if (memtype != v->type && (tmp = malloc(total * es)) == NULL)
+        return NC_ENOMEM;
+    {
+        unsigned char *out = tmp ? tmp : value;
+        size_t idx[NC_MAX_VAR_DIMS];
+        size_t inner = nd > 0 ? count[nd - 1] : 1;
+        ptrdiff_t istride = nd > 0 ? (stride ? stride[nd - 1] : 1) : 1;
+        size_t slen = v->isstring ? count[v->ndims - 1] : 0;
+        ptrdiff_t sstride = v->isstring ? (stride ? stride[v->ndims - 1] : 1) : 1;
+        size_t sstart = v->isstring ? start[v->ndims - 1] : 0;
+        memset(idx, 0, sizeof idx);
+        for (;;) {
+            /* linear offset of the row's first element */
+            size_t off = 0;
+            for (size_t i = 0; i < nd; i++) {
+                size_t st = (size_t)(stride ? stride[i] : 1);
+                off = off * shape[i] + start[i] + (i + 1 < nd ? idx[i] * st : 0);
+            }
+            for (size_t k = 0; k < inner; k++) {
+                size_t e = off + k * (size_t)istride;
+                if (v->isstring) {
+                    const char *s = ((char **)col->col)[e];
+                    size_t sl = strlen(s);
+                    for (size_t c = 0; c < slen; c++) {
+                        size_t ci = sstart + c * (size_t)sstride;
+                        *out++ = (unsigned char)(ci < sl ? s[ci] : '\0');
+                    }
+                } else {
+                    memcpy(out, (unsigned char *)col->col + e * es, es);
+                    out += es;
+                }
+            }
+            /* next row */
+            size_t i = nd > 0 ? nd - 1 : 0;
+            while (i > 0) {
+                if (++idx[i - 1] < count[i - 1])
+                    break;
+                idx[i - 1] = 0;
+                i--;
+            }
+            if (i == 0)
+                break;
+        }
+    }
+    if (tmp != NULL) {
+        stat = ncx_convert(v->type, tmp, memtype, value, total);
+        free(tmp);
+    }
+    return stat;
+}
+
+static int
+D2_get_vara(int ncid, int varid, const size_t *start, const size_t *count, void *value,
+            nc_type memtype)
+{
+    return D2_get_vars(ncid, varid, start, count, NULL, value, memtype);
+}
+
+/* ---- start-up ------------------------------------------------------------------- */
+
+static int
+D2_initialize(void)
+{
+    return NC_NOERR;
+}
+
+static int
+D2_finalize(void)
+{
+    return NC_NOERR;
+}
+
+static int
+D2_var_par_access(int ncid, int varid, int par)
+{
+    (void)ncid;
+    (void)varid;
+    (void)par;
+    return NC_ENOPAR;
+}
+
+static const NC_Dispatch D2_table = {
+    .model = NC_FORMATX_DAP2,
+    .dispatch_version = NC_DISPATCH_VERSION,
+    .create = NC_RO_create,
+    .open = D2_open,
+    .redef = NC_RO_redef,
+    ._enddef = NC_RO__enddef,
+    .sync = NC_RO_sync,
+    .abort = D2_abort,
+    .close = D2_close,
+    .set_fill = NC_RO_set_fill,
+    .inq_format = D2_inq_format,
+    .inq_format_extended = D2_inq_format_extended,
+    .inq = D2_inq,
+    .inq_type = D2_inq_type,
+    .def_dim = NC_RO_def_dim,
+    .inq_dimid = D2_inq_dimid,
+    .inq_dim = D2_inq_dim,
+    .inq_unlimdim = D2_inq_unlimdim,
+    .rename_dim = NC_RO_rename_dim,
+    .inq_att = D2_inq_att,
+    .inq_attid = D2_inq_attid,
+    .inq_attname = D2_inq_attname,
+    .rename_att = NC_RO_rename_att,
+    .del_att = NC_RO_del_att,
+    .get_att = D2_get_att,
+    .put_att = NC_RO_put_att,
+    .def_var = NC_RO_def_var,
+    .inq_varid = D2_inq_varid,
+    .rename_var = NC_RO_rename_var,
+    .get_vara = D2_get_vara,
+    .put_vara = NC_RO_put_vara,
+    .get_vars = D2_get_vars,
+    .put_vars = NCDEFAULT_put_vars,
+    .get_varm = NCDEFAULT_get_varm,
+    .put_varm = NCDEFAULT_put_varm,
+    .inq_var_all = D2_inq_var_all,
+    .var_par_access = D2_var_par_access,
+    .def_var_fill = NC_RO_def_var_fill,
+    .show_metadata = D2_show_metadata,
+    .inq_unlimdims = D2_inq_unlimdims,
+    .inq_ncid = D2_inq_ncid,
+    .inq_grps = D2_inq_grps,
+    .inq_grpname = D2_inq_grpname,
+    .inq_grpname_full = D2_inq_grpname_full,
+    .inq_grp_parent = D2_inq_grp_parent,
+    .inq_grp_full_ncid = D2_inq_grp_full_ncid,
+    .inq_varids = D2_inq_varids,
+    .inq_dimids = D2_inq_dimids,
+    .inq_typeids = D2_inq_typeids,
+    .inq_type_equal = D2_inq_type_equal,
+    .def_grp = NC_NOTNC4_def_grp,
+    .rename_grp = NC_NOTNC4_rename_grp,
+    .inq_user_type = NC_NOTNC4_inq_user_type,
+    .inq_typeid = D2_inq_typeid,
+    .def_compound = NC_NOTNC4_def_compound,
+    .insert_compound = NC_NOTNC4_insert_compound,
+    .insert_array_compound = NC_NOTNC4_insert_array_compound,
+    .inq_compound_field = NC_NOTNC4_inq_compound_field,
+    .inq_compound_fieldindex = NC_NOTNC4_inq_compound_fieldindex,
+    .def_vlen = NC_NOTNC4_def_vlen,
+    .put_vlen_element = NC_NOTNC4_put_vlen_element,
+    .get_vlen_element = NC_NOTNC4_get_vlen_element,
+    .def_enum = NC_NOTNC4_def_enum,
+    .insert_enum = NC_NOTNC4_insert_enum,
+    .inq_enum_member = NC_NOTNC4_inq_enum_member,
+    .inq_enum_ident = NC_NOTNC4_inq_enum_ident,
+    .def_opaque = NC_NOTNC4_def_opaque,
+    .def_var_deflate = NC_NOTNC4_def_var_deflate,
+    .def_var_fletcher32 = NC_NOTNC4_def_var_fletcher32,
+    .def_var_chunking = NC_NOTNC4_def_var_chunking,
+    .def_var_endian = NC_NOTNC4_def_var_endian,
+    .def_var_filter = NC_NOTNC4_def_var_filter,
+    .set_var_chunk_cache = NC_NOTNC4_set_var_chunk_cache,
+    .get_var_chunk_cache = NC_NOTNC4_get_var_chunk_cache,
+    .inq_var_filter_ids = NC_NOOP_inq_var_filter_ids,
+    .inq_var_filter_info = NC_NOOP_inq_var_filter_info,
+    .def_var_quantize = NC_NOTNC4_def_var_quantize,
+    .inq_var_quantize = NC_NOTNC4_inq_var_quantize,
+    .inq_filter_avail = NC_NOOP_inq_filter_avail,
+};
+
+const NC_Dispatch *NCD2_dispatch_table = &D2_table;
+int NCD2_initialize(void) { return D2_initialize(); }
+int NCD2_finalize(void) { return D2_finalize(); }

@@ -1,0 +1,101 @@
+/* dap2int.h: what the files of libdap2 share beyond dap2.h: the open
+ * file's state, the variables of the mapping, URL parameters, fetching. */
+#ifndef DAP2INT_H
+#define DAP2INT_H
+
+#include "dap2.h"
+
+/* One dimension of the classic view (upstream's CDF dimension nodes). */
+typedef struct D2cdim {
+    char *ocname;            /* DAP name; NULL: anonymous */
+    size_t size;
+    int isstring, isseq;     /* string length or sequence record dimension */
+    struct D2cdim *base;     /* the dimension it was unified with */
+    int index1;              /* anonymous: position in its variable + 1; else conflict index */
+    struct D2node *array;    /* the variable (or container) it belongs to */
+    char *ncname;            /* its netCDF name */
+    int dimid;
+    struct D2cdim *next;     /* every dimension made, for freeing */
+} D2cdim;
+
+/* One variable of the classic view. */
+typedef struct D2var {
+    D2node *node;            /* its atomic DDS node */
+    int varid;
+    nc_type type;            /* classic type (NC_CHAR for strings) */
+    size_t ndims;            /* dimensions in the classic view, string dimension last */
+    D2cdim **dims;
+    int isstring;
+    size_t strlen;           /* string variables: the last dimension's length */
+    size_t nelems;           /* values excluding the string dimension */
+} D2var;
+
+/* Per-node state of the mapping (D2node.map). */
+typedef struct D2nm {
+    char *basename;          /* legal name; a grid's array takes the grid's */
+    char *fullname0;         /* dotted basenames when dimensions are named */
+    D2cdim **dimset0;        /* declared dimensions */
+    size_t nd0;
+    D2cdim **dimsetall;      /* containers' (cloned), own, string, sequence */
+    size_t ndall;
+    size_t ndplus;           /* how many of the last of dimsetall are its own */
+    D2cdim *stringdim, *seqdim;
+    int usesequence;
+    int invisible;
+    int isvar;               /* in the list of variables */
+    size_t maxstrlen;        /* DODS strlen attribute */
+    char *dimname;           /* DODS dimName attribute */
+    size_t userstrlen;       /* stringlength_VAR / maxstrlen_VAR parameter */
+    struct D2node *basevar;  /* a variable with the same name and shape */
+} D2nm;
+
+typedef struct D2param {
+    char *key, *value;       /* value "" when the key had none */
+} D2param;
+
+typedef struct D2file {
+    int ncid;                /* our ncid */
+    int subid;               /* the in-memory classic substrate */
+    int isfile;              /* file:// URL: read NAME.dds/.das/.dods from disk */
+    char *base;              /* file: the path without extension; http: the URL without query/fragment */
+    char *query;             /* the user's constraint expression, or NULL */
+    D2param *params;         /* client parameters from the fragment and [..] prefixes */
+    size_t nparams;
+    D2node *dds;             /* the DDS the classic view was built from */
+    D2das *das;
+    D2node *data;            /* file: the tree of the .dods response, decoded */
+    int dataloaded;
+    unsigned char *dods;     /* file: the .dods bytes */
+    size_t dodslen;
+    D2var *vars;             /* by varid */
+    size_t nvars;
+    D2cdim *alldims;         /* every dimension made (list) */
+    int recdimid;            /* -1 if none */
+    size_t numrecs;
+    size_t defaultstrlen;
+    void *http;              /* remote state (dap2remote.c), NULL for file:// */
+} D2file;
+
+/* dap2url.c */
+int d2_url_parse(const char *url, D2file *f);
+const char *d2_param(const D2file *f, const char *key);
+int d2_param_check(const D2file *f, const char *key, const char *sub);
+void d2_params_free(D2file *f);
+
+/* dap2meta.c: builds the classic view into the substrate. */
+int d2_build(D2file *f);
+void d2_meta_free(D2file *f);
+/* The record count of a sequence node from the decoded data, NC_EDDS when
+ * the sequence sits in an array. */
+
+/* dap2fetch.c */
+int d2_read_file(const char *path, unsigned char **bufp, size_t *lenp);
+int d2_fetch_text(D2file *f, const char *ext, char **textp, size_t *lenp);
+int d2_load_data(D2file *f);
+/* Values of a variable for a read: the D2node whose column holds them and
+ * the shape of that column (file mode: the whole variable). */
+int d2_var_column(D2file *f, D2var *v, const size_t *start, const size_t *count,
+                  const ptrdiff_t *stride, D2node **colp, size_t *cstart, size_t *ccount,
+                  ptrdiff_t *cstride, size_t *cshape);
+
+#endif /* DAP2INT_H */
