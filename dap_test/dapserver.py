@@ -32,7 +32,7 @@ Switches are leading path words, consumed left to right, any combination:
   norange           ignore Range (answer 200 with the whole body)
 Endpoints: /_count (JSON {path: n, "total": n} of the requests so far, the
 path without query; ?path=P gives one number), /_reset, /_echo (the request
-headers as JSON), /_stop.
+headers as JSON, and "_path": the request line's path as sent), /_stop.
 
 Constraints (a query on .dds/.das/.dods) go to the module dap2subset.py
 beside this file, when it exists: dap2subset.subset(kind, base, query)
@@ -215,7 +215,9 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(200, b"ok\n", head=head)
         if path == "/_echo":
             st.count(path)
-            body = json.dumps({k: v for k, v in self.headers.items()}).encode()
+            d = {k: v for k, v in self.headers.items()}
+            d["_path"] = self.path
+            body = json.dumps(d).encode()
             return self.send(200, body, "application/json", head=head)
         if path == "/_stop":
             self.send(200, b"bye\n", head=head)

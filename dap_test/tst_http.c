@@ -127,6 +127,11 @@ test_encodings(void)
     CHECK(b.data && strstr((char *)b.data, "\"oc" PACKAGE_VERSION "\"") != NULL,
           "default User-Agent: %s", b.data ? (char *)b.data : "");
     nch_buf_free(&b);
+    /* Characters servers reject in a query go %XX-escaped; '%' stays. */
+    OK(nch_get(s, url("/_echo?%s", "bears[0:1:1],l&l>\"a b\"%2C"), &b));
+    CHECK(b.data && strstr((char *)b.data, "\"/_echo?bears%5B0:1:1%5D,l&l%3E%22a%20b%22%2C\"") != NULL,
+          "escaped query: %s", b.data ? (char *)b.data : "");
+    nch_buf_free(&b);
     nch_session_close(s);
     /* HTTP.USERAGENT for the URL of the session. */
     MUST(nch_session_open(url("/_echo", ""), &s));

@@ -281,6 +281,50 @@ strip_userinfo(const char *url, char **clean, char **user, char **pwd)
     return NC_NOERR;
 }
 
+/* Characters sent %XX-escaped in a request's path and query: what RFC 3986
+ * does not allow there and servers reject (space, quotes, braces, brackets,
+ * controls, bytes above 127).  '%' stays: what the caller escaped is kept. */
+static int
+unsafe_char(unsigned char c)
+{
+    return c <= 0x20 || c >= 0x7f || strchr("\"<>\\^`{|}[]", c) != NULL;
+}
+
+/* url with the unsafe characters after its authority escaped: url itself
+ * when there are none (*copy NULL), else a copy the caller frees. */
+static int
+escape_unsafe(const char *url, char **copy)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    size_t as, ul, n = 0;
+    const char *p, *rest;
+    char *q;
+    int stat;
+    *copy = NULL;
+    if ((stat = url_parts(url, &as, &ul)))
+        return stat;
+    rest = url + as + strcspn(url + as, "/?#");
+    for (p = rest; *p; p++)
+        n += unsafe_char((unsigned char)*p);
+    if (n == 0)
+        return NC_NOERR;
+    if ((*copy = malloc(strlen(url) + 2 * n + 1)) == NULL)
+        return NC_ENOMEM;
+    memcpy(*copy, url, (size_t)(rest - url));
+    q = *copy + (rest - url);
+    for (p = rest; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (unsafe_char(c)) {
+            *q++ = '%';
+            *q++ = hex[c >> 4];
+            *q++ = hex[c & 15];
+        } else
+            *q++ = (char)c;
+    }
+    *q = '\0';
+    return NC_NOERR;
+}
+
 char *
 nch_session_key(const nch_session *s, const char *key)
 {
@@ -762,7 +806,7 @@ keep_error_body(nch_session *s, long status)
 static int
 run(nch_session *s, const char *url)
 {
-    char *clean = NULL, *user = NULL, *pwd = NULL;
+    char *clean = NULL, *escaped = NULL, *user = NULL, *pwd = NULL;
     long code = 0;
     CURLcode c;
     int stat = NC_NOERR;
@@ -789,7 +833,9 @@ run(nch_session *s, const char *url)
         SETOPT(CURLOPT_PASSWORD, pwd);
         SETOPT(CURLOPT_HTTPAUTH, (long)CURLAUTH_ANY);
     }
-    SETOPT(CURLOPT_URL, clean);
+    if ((stat = escape_unsafe(clean, &escaped)))
+        goto done;
+    SETOPT(CURLOPT_URL, escaped ? escaped : clean);
     SETOPT(CURLOPT_WRITEFUNCTION, write_cb);
     SETOPT(CURLOPT_WRITEDATA, s);
     SETOPT(CURLOPT_HEADERFUNCTION, header_cb);
@@ -853,6 +899,7 @@ done:
     if (s->kind == REQ_HEAD)
         (void)curl_easy_setopt(s->curl, CURLOPT_NOBODY, 0L);
     free(clean);
+    free(escaped);
     free(user);
     free(pwd);
     return stat;
