@@ -46,6 +46,7 @@ d2_free(D2file *f)
     if (f == NULL)
         return;
     d2_meta_free(f);
+    d2_remote_close(f);
     d2_node_free(f->dds);
     d2_das_free(f->das);
     d2_node_free(f->data);
@@ -84,10 +85,8 @@ D2_open(const char *path, int mode, int basepe, size_t *chunksizehintp, void *pa
     f->recdimid = -1;
     if ((stat = d2_url_parse(path, f)))
         goto done;
-    if (!f->isfile) {
-        stat = NC_ENOTBUILT;  /* http(s) needs the shared HTTP layer */
+    if (!f->isfile && (stat = d2_remote_open(f)))
         goto done;
-    }
     /* the DDS: NAME.dds, else the DDS part of NAME.dods */
     stat = d2_fetch_text(f, "dds", &text, &len);
     if (stat == ENOENT) {
@@ -382,30 +381,32 @@ D2_inq_typeid(int ncid, const char *name, nc_type *tp)
 
 /* ---- reads ----------------------------------------------------------------------- */
 
-/* The node of the decoded data that holds a variable's values. */
+/* The node of a decoded response (root) that holds a variable's values.
+ * A Grid may come back as a Structure (a partial grid). */
 static int
-data_node(D2file *f, const D2node *v, D2node **np)
+find_node(D2node *root, const D2node *v, D2node **np)
 {
     const D2node *path[D2_MAX_DEPTH + 2];
     size_t depth = 0;
     D2node *d;
-    int stat;
 
-    if ((stat = d2_load_data(f)))
-        return stat;
     for (const D2node *p = v; p && p->kind != D2_DATASET; p = p->parent) {
         if (depth >= D2_MAX_DEPTH + 1)
             return NC_EDATADDS;
         path[depth++] = p;
     }
-    d = f->data;
+    d = root;
     while (depth > 0) {
         const D2node *want = path[--depth];
         D2node *found = NULL;
         for (size_t i = 0; i < d->nfields && !found; i++)
             if (strcmp(d->fields[i]->name, want->name) == 0)
                 found = d->fields[i];
-        if (found == NULL || found->kind != want->kind)
+        if (found == NULL)
+            return NC_EDATADDS;
+        if (found->kind != want->kind
+            && !((found->kind == D2_GRID || found->kind == D2_STRUCTURE)
+                 && (want->kind == D2_GRID || want->kind == D2_STRUCTURE)))
             return NC_EDATADDS;
         d = found;
     }
@@ -415,13 +416,69 @@ data_node(D2file *f, const D2node *v, D2node **np)
     return NC_NOERR;
 }
 
+/* Copies the selection (start, count, stride over shape, the nd
+ * non-string dimensions) of a column into out, in the variable's type;
+ * string variables give, for each string, the characters sstart,
+ * sstart+sstride, ... (scount of them, NUL past its end). */
+static void
+gather(const D2node *col, size_t nd, const size_t *shape, const size_t *start,
+       const size_t *count, const ptrdiff_t *stride, int isstring, size_t sstart,
+       size_t scount, ptrdiff_t sstride, size_t es, unsigned char *out)
+{
+    size_t idx[NC_MAX_VAR_DIMS];
+    size_t inner = nd > 0 ? count[nd - 1] : 1;
+    size_t istride = nd > 0 ? (size_t)stride[nd - 1] : 1;
+
+    memset(idx, 0, sizeof idx);
+    for (;;) {
+        size_t off = 0;
+        for (size_t i = 0; i < nd; i++)
+            off = off * shape[i] + start[i] + (i + 1 < nd ? idx[i] * (size_t)stride[i] : 0);
+        for (size_t k = 0; k < inner; k++) {
+            size_t e = off + k * istride;
+            if (isstring) {
+                const char *str = ((char **)col->col)[e];
+                size_t sl = strlen(str);
+                for (size_t c = 0; c < scount; c++) {
+                    size_t ci = sstart + c * (size_t)sstride;
+                    *out++ = (unsigned char)(ci < sl ? str[ci] : '\0');
+                }
+            } else {
+                memcpy(out, (const unsigned char *)col->col + e * es, es);
+                out += es;
+            }
+        }
+        size_t i = nd > 0 ? nd - 1 : 0;
+        while (i > 0) {
+            if (++idx[i - 1] < count[i - 1])
+                break;
+            idx[i - 1] = 0;
+            i--;
+        }
+        if (i == 0)
+            break;
+    }
+}
+
+/* Is every container of v a Dataset, Grid or scalar Structure (so one
+ * constraint on v alone selects exactly what is asked)? */
+static int
+constrainable(const D2node *v)
+{
+    for (const D2node *p = v->parent; p && p->kind != D2_DATASET; p = p->parent)
+        if (p->kind == D2_SEQUENCE || (p->kind == D2_STRUCTURE && p->rank > 0))
+            return 0;
+    return 1;
+}
+
 static int
 D2_get_vars(int ncid, int varid, const size_t *start, const size_t *count,
             const ptrdiff_t *stride, void *value, nc_type memtype)
 {
     D2var *v = NULL;
-    D2node *col = NULL;
-    size_t shape[NC_MAX_VAR_DIMS];
+    D2node *col = NULL, *resp = NULL;
+    size_t shape[NC_MAX_VAR_DIMS], zero[NC_MAX_VAR_DIMS];
+    ptrdiff_t st[NC_MAX_VAR_DIMS], one[NC_MAX_VAR_DIMS];
     size_t nd, total = 1, es;
     unsigned char *tmp = NULL;
     SUB(ncid);
@@ -441,71 +498,59 @@ D2_get_vars(int ncid, int varid, const size_t *start, const size_t *count,
     for (size_t i = 0; i < v->ndims; i++) {
         int dimid = v->dims[i]->dimid;
         shape[i] = dimid == f->recdimid ? f->numrecs : v->dims[i]->size;
-        ptrdiff_t st = stride ? stride[i] : 1;
-        if (st <= 0)
+        st[i] = stride ? stride[i] : 1;
+        zero[i] = 0;
+        one[i] = 1;
+        if (st[i] <= 0)
             return NC_ESTRIDE;
         if (start[i] > shape[i] || (start[i] == shape[i] && count[i] > 0))
             return NC_EINVALCOORDS;
-        if (count[i] > 0 && (count[i] - 1) * (size_t)st >= shape[i] - start[i])
+        if (count[i] > 0 && (count[i] - 1) * (size_t)st[i] >= shape[i] - start[i])
             return NC_EEDGE;
         total *= count[i];
     }
     if (total == 0)
         return NC_NOERR;
-    if ((stat = data_node(f, v->node, &col)))
-        return stat;
     nd = v->ndims - (v->isstring ? 1 : 0);
-    if (col->ncol != v->nelems)
-        return NC_EDATADDS;
     es = ncx_memlen(v->type);
-    if (memtype != v->type && (tmp = malloc(total * es)) == NULL)
-        return NC_ENOMEM;
-    {
-        unsigned char *out = tmp ? tmp : value;
-        size_t idx[NC_MAX_VAR_DIMS];
-        size_t inner = nd > 0 ? count[nd - 1] : 1;
-        ptrdiff_t istride = nd > 0 ? (stride ? stride[nd - 1] : 1) : 1;
-        size_t slen = v->isstring ? count[v->ndims - 1] : 0;
-        ptrdiff_t sstride = v->isstring ? (stride ? stride[v->ndims - 1] : 1) : 1;
-        size_t sstart = v->isstring ? start[v->ndims - 1] : 0;
-        memset(idx, 0, sizeof idx);
-        for (;;) {
-            /* linear offset of the row's first element */
-            size_t off = 0;
-            for (size_t i = 0; i < nd; i++) {
-                size_t st = (size_t)(stride ? stride[i] : 1);
-                off = off * shape[i] + start[i] + (i + 1 < nd ? idx[i] * st : 0);
-            }
-            for (size_t k = 0; k < inner; k++) {
-                size_t e = off + k * (size_t)istride;
-                if (v->isstring) {
-                    const char *s = ((char **)col->col)[e];
-                    size_t sl = strlen(s);
-                    for (size_t c = 0; c < slen; c++) {
-                        size_t ci = sstart + c * (size_t)sstride;
-                        *out++ = (unsigned char)(ci < sl ? s[ci] : '\0');
-                    }
-                } else {
-                    memcpy(out, (unsigned char *)col->col + e * es, es);
-                    out += es;
-                }
-            }
-            /* next row */
-            size_t i = nd > 0 ? nd - 1 : 0;
-            while (i > 0) {
-                if (++idx[i - 1] < count[i - 1])
-                    break;
-                idx[i - 1] = 0;
-                i--;
-            }
-            if (i == 0)
-                break;
+    if (!f->isfile && constrainable(v->node)) {
+        /* one constrained request for exactly the selection */
+        if ((stat = d2_fetch_var(f, v->node, nd, start, count, st, &resp)))
+            return stat;
+        if ((stat = find_node(resp, v->node, &col)))
+            goto done;
+        size_t want = 1;
+        for (size_t i = 0; i < nd; i++)
+            want *= count[i];
+        if (col->ncol != want) {
+            stat = NC_EDATADDS;
+            goto done;
         }
+    } else {
+        if ((stat = d2_load_data(f)))
+            return stat;
+        if ((stat = find_node(f->data, v->node, &col)))
+            return stat;
+        if (col->ncol != v->nelems)
+            return NC_EDATADDS;
     }
-    if (tmp != NULL) {
+    if (memtype != v->type && (tmp = malloc(total * es)) == NULL) {
+        stat = NC_ENOMEM;
+        goto done;
+    }
+    if (resp != NULL)
+        gather(col, nd, count, zero, count, one, v->isstring,
+               v->isstring ? start[nd] : 0, v->isstring ? count[nd] : 0,
+               v->isstring ? st[nd] : 1, es, tmp ? tmp : value);
+    else
+        gather(col, nd, shape, start, count, st, v->isstring,
+               v->isstring ? start[nd] : 0, v->isstring ? count[nd] : 0,
+               v->isstring ? st[nd] : 1, es, tmp ? tmp : value);
+    if (tmp != NULL)
         stat = ncx_convert(v->type, tmp, memtype, value, total);
-        free(tmp);
-    }
+done:
+    free(tmp);
+    d2_node_free(resp);
     return stat;
 }
 

@@ -3,6 +3,7 @@
 #ifndef DAP2INT_H
 #define DAP2INT_H
 
+#include <stddef.h>
 #include "dap2.h"
 
 /* One dimension of the classic view (upstream's CDF dimension nodes). */
@@ -92,10 +93,12 @@ void d2_meta_free(D2file *f);
 int d2_read_file(const char *path, unsigned char **bufp, size_t *lenp);
 int d2_fetch_text(D2file *f, const char *ext, char **textp, size_t *lenp);
 int d2_load_data(D2file *f);
-/* Values of a variable for a read: the D2node whose column holds them and
- * the shape of that column (file mode: the whole variable). */
-int d2_var_column(D2file *f, D2var *v, const size_t *start, const size_t *count,
-                  const ptrdiff_t *stride, D2node **colp, size_t *cstart, size_t *ccount,
-                  ptrdiff_t *cstride, size_t *cshape);
+/* http(s): the session (at open) and its end (at close). */
+int d2_remote_open(D2file *f);
+void d2_remote_close(D2file *f);
+/* http(s): one constrained request for v[start:stride:last]... (nd
+ * dimensions); *respp gets the decoded response (free with d2_node_free). */
+int d2_fetch_var(D2file *f, const D2node *v, size_t nd, const size_t *start,
+                 const size_t *count, const ptrdiff_t *stride, D2node **respp);
 
 #endif /* DAP2INT_H */
