@@ -8,7 +8,11 @@
  * chunk (zcodecs_pipe.c), and shards (zshard.c), which stay this adapter's
  * business: a sharded variable's reads go by inner chunk (the indexes of
  * the shards touched first, then ranged reads of the inner chunks), its
- * cache entries are shards brought in by inner chunk.
+ * cache entries are shards brought in by inner chunk.  On stores that
+ * update objects in place (directory trees), a write of part of a chunk
+ * stored raw (no codec, byte order and layout as in memory) goes into the
+ * chunk's object as the caller's rows when the engine can (write_runs;
+ * NOFILL, or a fill of zero bytes): no chunk assembled in the cache.
  * A chunk that is all fill is not stored (its object is deleted if it was
  * there), as zarr-python with write_empty_chunks=False; except in a NOFILL
  * variable, whose every written chunk is stored: its metadata names no
@@ -242,6 +246,25 @@ z_store_many(void *fmt, size_t n, ncc_put *puts)
     return stat;
 }
 
+/* Stores that update an object in place (directory trees): a part of a
+ * raw chunk goes into its object as the caller's rows (the engine offers
+ * it only when the stored bytes are those the cache path would write). */
+static int
+z_write_runs(void *fmt, const char *key, size_t n, const ncc_run *runs)
+{
+    zvdata *d = ((zfmt *)fmt)->d;
+    NCZ_map *map = zmap(d);
+    NCZ_run *r = malloc((n ? n : 1) * sizeof(*r));
+    int stat;
+    if (r == NULL)
+        return NC_ENOMEM;
+    for (size_t i = 0; i < n; i++)
+        r[i] = (NCZ_run){runs[i].off, runs[i].buf, runs[i].len};
+    stat = map->ops->write_runs(map, key, d->eng.g.chunkbytes, n, r);
+    free(r);
+    return stat == NC_EEXIST ? NCC_DECLINED : stat;
+}
+
 /* ---- shards ------------------------------------------------------------------------- */
 
 typedef struct part_sink {
@@ -416,6 +439,20 @@ static const ncc_ops plain_ops = {
     .store_one = z_store_one,
 };
 
+/* Plain chunks on a store that updates objects in place. */
+static const ncc_ops inplace_ops = {
+    .key = z_key,
+    .locate = z_locate,
+    .fetch_many = z_fetch_many,
+    .fetch_one = z_fetch_one,
+    .fetch_whole = z_fetch_whole,
+    .decode = z_decode,
+    .encode = z_encode,
+    .store_many = z_store_many,
+    .store_one = z_store_one,
+    .write_runs = z_write_runs,
+};
+
 static const ncc_ops shard_ops = {
     .key = z_key,
     .locate = z_locate,
@@ -527,6 +564,7 @@ setup_locked(NC4_file *f, NC4_var *var, zvdata **dp)
     zvdata *d;
     ncc_grid g;
     const NCZ_codec_spec *codecs;
+    const ncc_ops *ops;
     size_t ncodecs, esize;
     int perm[NC_MAX_VAR_DIMS], *permp = NULL, stat, vstr = 0, rank = var->ndims;
     const size_t *pshape;
@@ -601,12 +639,14 @@ setup_locked(NC4_file *f, NC4_var *var, zvdata **dp)
     }
     if ((stat = make_fill(f, var, esize, vstr, &d->fill)))
         goto fail;
-    if ((stat = ncc_var_init(&d->eng, &g, vstr, d->fill, var->no_fill, budget_entries(var, g.chunkbytes),
-                             zv->sharded ? &shard_ops : &plain_ops, &d->self)))
+    ops = zv->sharded ? &shard_ops : zmap(d)->ops->write_runs != NULL ? &inplace_ops : &plain_ops;
+    if ((stat = ncc_var_init(&d->eng, &g, vstr, d->fill, var->no_fill, budget_entries(var, g.chunkbytes), ops,
+                             &d->self)))
         goto fail;
     d->eng.stored_raw = ncz_pipe_is_raw(d->pipe);
     /* Directory stores: independent files, read and written from the tasks. */
     d->eng.fetch_in_task = d->eng.store_in_task = zmap(d)->impl == NCZ_MAP_FILE;
+    d->eng.runs_in_task = d->eng.store_in_task;
     zv->cache = d;
     *dp = d;
     return NC_NOERR;

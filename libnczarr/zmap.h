@@ -70,6 +70,13 @@ typedef struct NCZ_write_req {
     int status;
 } NCZ_write_req;
 
+/* One run of bytes written into an object in place (write_runs). */
+typedef struct NCZ_run {
+    uint64_t off;
+    const void *buf;
+    size_t len;
+} NCZ_run;
+
 typedef struct NCZ_map NCZ_map;
 
 typedef struct NCZ_map_ops {
@@ -118,6 +125,16 @@ typedef struct NCZ_map_ops {
      * each write already is (directory trees, S3).  A zip archive is
      * written out and reopened. */
     int (*sync)(NCZ_map *map);
+    /* Write n runs of bytes (ascending, not overlapping, inside size) into
+     * the object at key in place; an object not there is made first, size
+     * zero bytes, and appears with the runs in it (optional: NULL where
+     * the store cannot update an object in place; directory trees can).
+     * NC_EEXIST: nothing written, the object is to be written whole
+     * instead (it is not a plain object of size bytes, or cannot be opened
+     * or made here; the whole write reports what is wrong).  A failure
+     * part way through an existing object leaves the runs before it
+     * written. */
+    int (*write_runs)(NCZ_map *map, const char *key, uint64_t size, size_t n, const NCZ_run *runs);
 } NCZ_map_ops;
 
 /* Every store starts with this head. */

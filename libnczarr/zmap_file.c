@@ -4,7 +4,9 @@
  * file ROOT/a/b/c.  Directories are implicit: created on write, removed when
  * a delete empties them; a directory is never an object (exists() answers
  * NC_EEMPTY).  Writes go to a temporary file in the target's directory that
- * is renamed over the target, so a reader never sees half an object.  Reads
+ * is renamed over the target, so a reader never sees half an object; a
+ * chunk written in part (write_runs) is updated in its file in place, or
+ * made beside it and renamed when new.  Reads
  * use pread straight into the caller's buffer.  errno is translated here:
  * ENOENT/ENOTDIR/EISDIR -> NC_EEMPTY (no object), EACCES/EPERM -> NC_EPERM
  * on writes and NC_EACCESS on reads, ENAMETOOLONG -> NC_EINVAL, ENOMEM ->
@@ -39,6 +41,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
+#include <limits.h>
 #include <unistd.h>
 #ifdef SYS_openat2
 #include <linux/openat2.h>
@@ -488,6 +492,244 @@ file_write(NCZ_map *map, const char *key, uint64_t count, const void *content)
     return stat ? stat : end;
 }
 
+/* iovecs per pwritev call */
+#if defined(IOV_MAX) && IOV_MAX < 1024
+#define NCZ_IOV IOV_MAX
+#else
+#define NCZ_IOV 1024
+#endif
+
+/* All of iov[0..cnt) at off (cnt > 0), resumed after short writes. */
+static int
+pwritev_all(int fd, struct iovec *iov, int cnt, off_t off)
+{
+    while (cnt > 0) {
+        ssize_t put = pwritev(fd, iov, cnt, off);
+        if (put < 0) {
+            if (errno == EINTR)
+                continue;
+            return errno == ENOSPC || errno == EDQUOT ? NC_EIO : errno_to_nc(errno, 1);
+        }
+        off += put;
+        for (; cnt > 0 && (size_t)put >= iov->iov_len; iov++, cnt--)
+            put -= (ssize_t)iov->iov_len;
+        if (cnt > 0) {
+            iov->iov_base = (char *)iov->iov_base + put;
+            iov->iov_len -= (size_t)put;
+        }
+    }
+    return NC_NOERR;
+}
+
+/* A gap of at most GAP_MAX bytes between two runs of at most RUN_SHORT
+ * bytes is written too, with the bytes it holds: a row of a chunk's edge,
+ * say, then shares its pages with its neighbours in one write instead of
+ * one write each, which costs the kernel far more than finding the few
+ * bytes between them.  Those are zeros in a new file or where the file
+ * has a hole (SEEK_DATA: holes read as zeros), else read from it. */
+#define GAP_MAX 4096
+#define RUN_SHORT 65536
+#define MAX_SEGS 8  /* stretches of data looked up in a range */
+#define MAX_PREADS 16 /* gaps read one by one; more: the range at once */
+
+/* All of the range iov[0..cnt) covers at off, read (cnt > 0). */
+static int
+preadv_all(int fd, struct iovec *iov, int cnt, off_t off)
+{
+    while (cnt > 0) {
+        ssize_t got = preadv(fd, iov, cnt, off);
+        if (got < 0) {
+            if (errno == EINTR)
+                continue;
+            return errno_to_nc(errno, 0) == NC_EEMPTY ? NC_EIO : errno_to_nc(errno, 0);
+        }
+        if (got == 0)
+            return NC_EIO; /* the file shrank under us */
+        off += got;
+        for (; cnt > 0 && (size_t)got >= iov->iov_len; iov++, cnt--)
+            got -= (ssize_t)iov->iov_len;
+        if (cnt > 0) {
+            iov->iov_base = (char *)iov->iov_base + got;
+            iov->iov_len -= (size_t)got;
+        }
+    }
+    return NC_NOERR;
+}
+
+/* The stretches of data (not holes) of the file in [off, end): their
+ * number, or -1 when there are more than max or the file system cannot
+ * tell (then every byte counts as data). */
+static int
+data_segments(int fd, uint64_t off, uint64_t end, uint64_t (*seg)[2], int max)
+{
+    int n = 0;
+    for (uint64_t pos = off; pos < end;) {
+        off_t d = lseek(fd, (off_t)pos, SEEK_DATA), h;
+        if (d < 0)
+            return errno == ENXIO ? n : -1; /* ENXIO: no data past pos */
+        if ((uint64_t)d >= end)
+            break;
+        if (n == max || (h = lseek(fd, d, SEEK_HOLE)) < 0 || h <= d)
+            return -1;
+        seg[n][0] = (uint64_t)d;
+        seg[n][1] = (uint64_t)h;
+        n++;
+        pos = (uint64_t)h;
+    }
+    return n;
+}
+
+/* The bytes of the gaps of runs[i..j) (range off..end) into gapbuf, in
+ * order: zeros where the file has a hole, else read (one by one when few,
+ * else the whole range with the runs' own bytes thrown away). */
+static int
+read_gaps(int fd, const NCZ_run *runs, size_t i, size_t j, uint64_t off, uint64_t end, unsigned char *gapbuf,
+          unsigned char *discard, struct iovec *iov)
+{
+    uint64_t seg[MAX_SEGS][2];
+    int nseg = data_segments(fd, off, end, seg, MAX_SEGS), nread = 0, k = 0, stat;
+    size_t g = 0;
+    for (size_t r = i + 1; r < j && nseg != 0; r++) {
+        uint64_t lo = runs[r - 1].off + runs[r - 1].len, hi = runs[r].off;
+        for (int q = 0; q < nseg && lo < hi; q++)
+            if (nseg < 0 || (seg[q][0] < hi && seg[q][1] > lo)) {
+                nread++;
+                break;
+            }
+    }
+    if (nread == 0 || nread > MAX_PREADS || nseg < 0) {
+        if (nread == 0) {
+            /* All in holes: zeros. */
+            for (size_t r = i + 1; r < j; r++)
+                g += (size_t)(runs[r].off - runs[r - 1].off - runs[r - 1].len);
+            memset(gapbuf, 0, g);
+            return NC_NOERR;
+        }
+        for (size_t r = i; r < j; r++) {
+            if (r > i && runs[r].off > runs[r - 1].off + runs[r - 1].len) {
+                size_t gap = (size_t)(runs[r].off - runs[r - 1].off - runs[r - 1].len);
+                iov[k++] = (struct iovec){gapbuf + g, gap};
+                g += gap;
+            }
+            iov[k++] = (struct iovec){discard, runs[r].len};
+        }
+        return preadv_all(fd, iov, k, (off_t)off);
+    }
+    for (size_t r = i + 1; r < j; r++) {
+        uint64_t lo = runs[r - 1].off + runs[r - 1].len, hi = runs[r].off;
+        int data = 0;
+        for (int q = 0; q < nseg && !data && lo < hi; q++)
+            data = seg[q][0] < hi && seg[q][1] > lo;
+        if (data && (stat = pread_all(fd, gapbuf + g, (size_t)(hi - lo), (off_t)lo)))
+            return stat;
+        if (!data)
+            memset(gapbuf + g, 0, (size_t)(hi - lo));
+        g += (size_t)(hi - lo);
+    }
+    return NC_NOERR;
+}
+
+/* The runs at their offsets (fresh: the file is all zeros): runs that
+ * follow each other, or are only a small gap apart, go out in one
+ * pwritev. */
+static int
+pwrite_runs(int fd, size_t n, const NCZ_run *runs, int fresh)
+{
+    static const unsigned char zeros[GAP_MAX];
+    struct iovec iov[NCZ_IOV];
+    unsigned char *gapbuf = NULL, *discard = NULL;
+    size_t gapcap = 0;
+    int stat = NC_NOERR;
+    for (size_t i = 0; i < n && stat == NC_NOERR;) {
+        uint64_t off = runs[i].off, end = off + runs[i].len;
+        size_t j = i + 1, gaps = 0, g = 0;
+        int cnt = 1, k = 0;
+        /* The range: runs while they touch or a small gap lies between
+         * short ones, and the iovecs last. */
+        while (j < n && cnt < NCZ_IOV) {
+            uint64_t gap = runs[j].off - end;
+            if (gap > 0 && (gap > GAP_MAX || cnt + 1 >= NCZ_IOV || runs[j - 1].len > RUN_SHORT ||
+                            runs[j].len > RUN_SHORT))
+                break;
+            cnt += gap > 0 ? 2 : 1;
+            gaps += (size_t)gap;
+            end = runs[j].off + runs[j].len;
+            j++;
+        }
+        if (gaps > 0 && !fresh) {
+            if (gaps > gapcap) {
+                unsigned char *b = realloc(gapbuf, gaps);
+                if (b == NULL) {
+                    stat = NC_ENOMEM;
+                    break;
+                }
+                gapbuf = b;
+                gapcap = gaps;
+            }
+            if (discard == NULL && (discard = malloc(RUN_SHORT)) == NULL) {
+                stat = NC_ENOMEM;
+                break;
+            }
+            if ((stat = read_gaps(fd, runs, i, j, off, end, gapbuf, discard, iov)))
+                break;
+        }
+        for (size_t r = i; r < j; r++) {
+            if (r > i && runs[r].off > runs[r - 1].off + runs[r - 1].len) {
+                size_t gap = (size_t)(runs[r].off - runs[r - 1].off - runs[r - 1].len);
+                iov[k++] = (struct iovec){fresh ? (void *)zeros : gapbuf + g, gap};
+                g += gap;
+            }
+            iov[k++] = (struct iovec){(void *)runs[r].buf, runs[r].len};
+        }
+        stat = pwritev_all(fd, iov, k, (off_t)off);
+        i = j;
+    }
+    free(gapbuf);
+    free(discard);
+    return stat;
+}
+
+/* In place: the object's own file when it is a regular file of size
+ * bytes with no other name (a hard link elsewhere keeps its bytes, as a
+ * whole write would leave them); else a temporary of size zero bytes with
+ * the runs in it, renamed into place. */
+static int
+file_write_runs(NCZ_map *map, const char *key, uint64_t size, size_t n, const NCZ_run *runs)
+{
+    FileMap *fm = (FileMap *)map;
+    struct stat sb;
+    void *h;
+    int fd, stat;
+    if (!(map->mode & NCZ_MAP_WRITE))
+        return NC_EPERM;
+    if ((stat = ncz_key_check(key)))
+        return stat;
+    if (size > (uint64_t)INT64_MAX || (n > 0 && runs == NULL))
+        return NC_EINVAL;
+    for (size_t i = 0; i < n; i++)
+        if (runs[i].len > size || runs[i].off > size - runs[i].len || (runs[i].len > 0 && runs[i].buf == NULL))
+            return NC_EINVAL;
+    fd = open_beneath(fm, rel_of(key), O_RDWR | O_NONBLOCK, 0);
+    if (fd >= 0) {
+        if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || (uint64_t)sb.st_size != size || sb.st_nlink != 1)
+            stat = NC_EEXIST;
+        else
+            stat = pwrite_runs(fd, n, runs, 0);
+        if (close(fd) != 0 && stat == NC_NOERR)
+            stat = NC_EIO;
+        return stat;
+    }
+    /* A link, a special file, no permission...: the whole write decides. */
+    if (errno != ENOENT || file_wbegin(map, key, &h) != NC_NOERR)
+        return NC_EEXIST;
+    if (ftruncate(((fwrite_h *)h)->fd, (off_t)size) != 0)
+        stat = errno == EFBIG || errno == ENOSPC || errno == EDQUOT ? NC_EIO : errno_to_nc(errno, 1);
+    else
+        stat = pwrite_runs(((fwrite_h *)h)->fd, n, runs, 1);
+    int end = file_wend(map, h, stat == NC_NOERR);
+    return stat ? stat : end;
+}
+
 static int
 file_del(NCZ_map *map, const char *key)
 {
@@ -670,6 +912,7 @@ static const NCZ_map_ops file_ops = {
     .wbegin = file_wbegin,
     .wpart = file_wpart,
     .wend = file_wend,
+    .write_runs = file_write_runs,
     .del = file_del,
     .list = file_list,
     .list_all = file_list_all,

@@ -100,3 +100,14 @@ nczarr_program(tst_zdata_faults)
 file(MAKE_DIRECTORY ${_zrt_dir}/faults)
 add_test(NAME tst_zdata_faults COMMAND tst_zdata_faults ${_zrt_dir}/faults)
 set_tests_properties(tst_zdata_faults PROPERTIES LABELS nczarr TIMEOUT 120)
+
+# Parts of uncompressed chunks written into their files in place on
+# directory stores: the bytes the cache path stores, reads around them,
+# hard links, a failing write.
+nczarr_program(tst_zdata_inplace)
+foreach(m "zarr,file" "nczarr,file" "zarr,v3,file")
+  string(REPLACE "," "_" _n "${m}")
+  file(MAKE_DIRECTORY ${_zrt_dir}/inplace_${_n})
+  add_test(NAME tst_zdata_inplace_${_n} COMMAND tst_zdata_inplace ${_zrt_dir}/inplace_${_n} ${m})
+  set_tests_properties(tst_zdata_inplace_${_n} PROPERTIES LABELS nczarr)
+endforeach()
