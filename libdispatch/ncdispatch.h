@@ -101,11 +101,8 @@ int NC3_initialize(void);
 int NC3_finalize(void);
 /* netCDF-4 on HDF5 (libhdf5/), in builds with NC_ENABLE_HDF5. */
 extern const NC_Dispatch *NC4_HDF5_dispatch_table;
+int NC4_HDF5_initialize(void);
 /* Zarr and NCZarr (libnczarr/), in builds with NC_ENABLE_NCZARR. */
 extern const NC_Dispatch *NCZ_dispatch_table;
-int NCZ_initialize(void);
-int NCZ_finalize(void);
-int NC4_HDF5_initialize(void);
-int NC4_HDF5_finalize(void);
 
 #endif /* NCDISPATCH_H */

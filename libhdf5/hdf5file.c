@@ -3,8 +3,8 @@
  * Leaving define mode (nc_enddef, the implicit enddef of a data call, sync,
  * close; libsrc4 holds the define-mode rules) writes the model
  * (nc4h5_flush) and flushes HDF5's buffers, as upstream's
- * sync_netcdf4_file.  Close releases every HDF5 id hung on the
- * tree before H5Fclose (with fclose degree WEAK an id left open would keep
+ * sync_netcdf4_file.  Close (the model's ops->close, behind NC4_close and
+ * NC4_abort) releases every HDF5 id hung on the tree before H5Fclose (with fclose degree WEAK an id left open would keep
  * the file open in HDF5 after it), then
  * frees the tree; it does so even when writing failed, and reports the
  * first error. */
@@ -207,17 +207,14 @@ close_file(NC4_file *f, int abort, NC_memio *memio)
     return stat;
 }
 
-int
-NC4_HDF5_abort(int ncid)
+/* nc_abort: the changes are not written. */
+static int
+abort_file(NC4_file *f)
 {
-    NC4_file *f;
-    NC4H5_file *hf;
+    NC4H5_file *hf = f->fmt;
     char *path = NULL;
-    int stat, s, remove_it;
+    int stat = NC_NOERR, s, remove_it;
 
-    if ((stat = nc4_find_grp(ncid, &f, NULL)))
-        return stat;
-    hf = f->fmt;
     /* A file still in the define mode of its creation disappears; one in
      * redef keeps what was written before (the changes are not written). */
     remove_it = hf && hf->first_define && hf->path && (!hf->mem || hf->persist);
@@ -238,35 +235,24 @@ NC4_HDF5_abort(int ncid)
     return stat;
 }
 
-/* An enum type without members cannot be stored (HDF5 refuses it). */
-static int
-has_empty_enum(const NC4_file *f)
+int
+nc4h5_close(NC4_file *f, int abort, void *params)
 {
+    return abort ? abort_file(f) : close_file(f, 0, (NC_memio *)params);
+}
+
+/* An enum type without members cannot be stored (HDF5 refuses it).
+ * Upstream's close fails on such a type and keeps the file open, so that
+ * members can still be added. */
+int
+nc4h5_check_close(NC4_file *f)
+{
+    if (f->readonly)
+        return NC_NOERR;
     for (size_t i = 0; i < f->ntypes; i++) {
         const NC4_type *t = f->types[i];
         if (t && t->tclass == NC_ENUM && !t->committed && t->members.n == 0)
-            return 1;
+            return NC_EINVAL;
     }
-    return 0;
-}
-
-int
-NC4_HDF5_close(int ncid, void *params)
-{
-    NC4_file *f;
-    NC4_grp *g;
-    int stat;
-
-    if ((stat = nc4_find_grp(ncid, &f, &g)))
-        return stat;
-    /* Upstream's close fails on such a type and keeps the file open, so
-     * that members can still be added; nothing is written or released. */
-    if (!f->readonly && g->parent == NULL && has_empty_enum(f))
-        return NC_EINVAL;
-    /* Upstream refuses a group's ncid and keeps the file open; libdispatch
-     * drops its record whatever the slot says, so the file is closed (no
-     * state may outlive the record) and the error still reported. */
-    int is_group = g->parent != NULL;
-    stat = close_file(f, 0, (NC_memio *)params);
-    return is_group ? NC_EBADGRPID : stat;
+    return NC_NOERR;
 }

@@ -1,7 +1,7 @@
 /* hdf5format.c: the netCDF-4/HDF5 layer's entry in the format registry
- * (libdispatch/ncformat.h): its dispatch table, start-up and shutdown.
- * HDF5 files are recognised by the registry's row (the superblock
- * signature at 0, 512, 1024, ...), so no sniff. */
+ * (libdispatch/ncformat.h): its dispatch table and start-up (nothing to
+ * shut down).  HDF5 files are recognised by the registry's row (the
+ * superblock signature at 0, 512, 1024, ...), so no sniff. */
 #include "ncdispatch.h"
 #include "ncformat.h"
 
@@ -10,5 +10,4 @@ const NC_FormatImpl NC4_HDF5_format_impl = {
     .name = "HDF5",
     .dispatch = &NC4_HDF5_dispatch_table,
     .initialize = NC4_HDF5_initialize,
-    .finalize = NC4_HDF5_finalize,
 };

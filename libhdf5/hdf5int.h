@@ -48,6 +48,9 @@
  * also turns off HDF5's automatic error printing for that thread. */
 void nc4h5_lock(void);
 void nc4h5_unlock(void);
+/* Does this thread hold the lock?  (Code that waits on pool threads lets
+ * them take it only when it does not.) */
+int nc4h5_lock_held(void);
 
 /* ---- names of the on-disk conventions ----------------------------------------- */
 #define NC4H5_DIMID_ATT     "_Netcdf4Dimid"
@@ -238,9 +241,10 @@ int nc4h5_flush(NC4_file *f);
  * model's ops->enddef, behind NC4__enddef, nc_sync and data calls' implicit
  * enddef (libsrc4 holds the rules). */
 int nc4h5_enddef(NC4_file *f);
+/* The model's ops->close and ops->check_close (nc_close, nc_abort). */
+int nc4h5_close(NC4_file *f, int abort, void *params);
+int nc4h5_check_close(NC4_file *f);
 int NC4_HDF5_sync(int);
-int NC4_HDF5_abort(int);
-int NC4_HDF5_close(int, void *);
 
 /* ---- hdf5var.c ----------------------------------------------------------------------------- */
 int NC4_HDF5_set_var_chunk_cache(int, int, size_t, size_t, float);

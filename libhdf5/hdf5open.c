@@ -97,6 +97,8 @@ const NC4_storage_ops nc4h5_ops = {
     .free_fmt = nc4h5_free_fmt,
     .enddef = nc4h5_enddef,
     .remakes_fill = 1,  /* hdf5flush.c remakes a dataset whose fill changed */
+    .close = nc4h5_close,
+    .check_close = nc4h5_check_close,
 };
 
 /* ---- file images ------------------------------------------------------------------ */

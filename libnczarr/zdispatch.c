@@ -12,25 +12,8 @@
 int NCZ_create(const char *, int, size_t, int, size_t *, void *, const NC_Dispatch *, int);
 int NCZ_open(const char *, int, int, size_t *, void *, const NC_Dispatch *, int);
 int NCZ_sync(int);
-int NCZ_abort(int);
-int NCZ_close(int, void *);
 int ncz_rename_var_keys(NC4_file *f, NC4_var *var, const char *newname);
 int ncz_rename_grp_keys(NC4_file *f, NC4_grp *g, const char *newname);
-
-/* nc_sync: data and metadata out (zfile.c), then whatever the store needs
- * to make them durable (a zip archive is written out). */
-static int
-sync_durable(int ncid)
-{
-    NC4_file *f;
-    int stat = NCZ_sync(ncid);
-    if (stat || (stat = nc4_find_grp(ncid, &f, NULL)))
-        return stat;
-    NCZ_map *map = ncz_file(f) ? ncz_file(f)->map : NULL;
-    if (!f->readonly && map && map->ops->sync)
-        stat = map->ops->sync(map);
-    return stat;
-}
 
 /* Data access: the define-mode rules of netCDF-4, then the data path. */
 static int
@@ -242,98 +225,32 @@ NCZ_inq_filter_avail(int ncid, unsigned int id)
     return ncf_filter_avail(id);
 }
 
-static const NC_Dispatch NCZ_table = {
+/* The table, as the registry entry reads it (zformat.c); the model answers
+ * what is not listed (nc4model.h). */
+const NC_Dispatch *NCZ_dispatch_table = &(const NC_Dispatch){
     .model = NC_FORMATX_NCZARR,
-    .dispatch_version = NC_DISPATCH_VERSION,
+    NC4_MODEL_SLOTS,
     .create = NCZ_create,
     .open = NCZ_open,
-    .redef = NC4_redef,
-    ._enddef = NC4__enddef,
-    .sync = sync_durable,
-    .abort = NCZ_abort,
-    .close = NCZ_close,
-    .set_fill = NC4_set_fill,
-    .inq_format = NC4_inq_format,
-    .inq_format_extended = NC4_inq_format_extended,
-    .inq = NC4_inq,
-    .inq_type = NC4_inq_type,
-    .def_dim = NC4_def_dim,
-    .inq_dimid = NC4_inq_dimid,
-    .inq_dim = NC4_inq_dim,
-    .inq_unlimdim = NC4_inq_unlimdim,
-    .rename_dim = NC4_rename_dim,
-    .inq_att = NCZ_inq_att,
-    .inq_attid = NC4_inq_attid,
-    .inq_attname = NC4_inq_attname,
-    .rename_att = NC4_rename_att,
-    .del_att = NC4_del_att,
-    .get_att = NCZ_get_att,
-    .put_att = NC4_put_att,
-    .def_var = NC4_def_var,
-    .inq_varid = NC4_inq_varid,
-    .rename_var = NCZ_rename_var,
+    .sync = NCZ_sync,
     .get_vara = NCZ_get_vara,
     .put_vara = NCZ_put_vara,
     .get_vars = NCZ_get_vars,
     .put_vars = NCZ_put_vars,
-    .get_varm = NCDEFAULT_get_varm,
-    .put_varm = NCDEFAULT_put_varm,
-    .inq_var_all = NC4_inq_var_all,
-    .var_par_access = NC4_var_par_access,
-    .def_var_fill = NC4_def_var_fill,
-    .show_metadata = NC4_show_metadata,
-    .inq_unlimdims = NC4_inq_unlimdims,
-    .inq_ncid = NC4_inq_ncid,
-    .inq_grps = NC4_inq_grps,
-    .inq_grpname = NC4_inq_grpname,
-    .inq_grpname_full = NC4_inq_grpname_full,
-    .inq_grp_parent = NC4_inq_grp_parent,
-    .inq_grp_full_ncid = NC4_inq_grp_full_ncid,
-    .inq_varids = NC4_inq_varids,
-    .inq_dimids = NC4_inq_dimids,
-    .inq_typeids = NC4_inq_typeids,
-    .inq_type_equal = NC4_inq_type_equal,
-    .def_grp = NC4_def_grp,
+    .set_var_chunk_cache = NCZ_set_var_chunk_cache,
+    .inq_filter_avail = NCZ_inq_filter_avail,
+    /* The model's, with the _Codecs attribute and the moving of stored keys. */
+    .inq_att = NCZ_inq_att,
+    .get_att = NCZ_get_att,
+    .rename_var = NCZ_rename_var,
     .rename_grp = NCZ_rename_grp,
-    .inq_user_type = NC4_inq_user_type,
-    .inq_typeid = NC4_inq_typeid,
+    /* User-defined types cannot be defined (inquiries find none). */
     .def_compound = NC_NOTNC4_def_compound,
     .insert_compound = NC_NOTNC4_insert_compound,
     .insert_array_compound = NC_NOTNC4_insert_array_compound,
-    .inq_compound_field = NC4_inq_compound_field,
-    .inq_compound_fieldindex = NC4_inq_compound_fieldindex,
     .def_vlen = NC_NOTNC4_def_vlen,
     .put_vlen_element = NC_NOTNC4_put_vlen_element,
-    .get_vlen_element = NC4_get_vlen_element,
     .def_enum = NC_NOTNC4_def_enum,
     .insert_enum = NC_NOTNC4_insert_enum,
-    .inq_enum_member = NC4_inq_enum_member,
-    .inq_enum_ident = NC4_inq_enum_ident,
     .def_opaque = NC_NOTNC4_def_opaque,
-    .def_var_deflate = NC4_def_var_deflate,
-    .def_var_fletcher32 = NC4_def_var_fletcher32,
-    .def_var_chunking = NC4_def_var_chunking,
-    .def_var_endian = NC4_def_var_endian,
-    .def_var_filter = NC4_def_var_filter,
-    .set_var_chunk_cache = NCZ_set_var_chunk_cache,
-    .get_var_chunk_cache = NC4_get_var_chunk_cache,
-    .inq_var_filter_ids = NC4_inq_var_filter_ids,
-    .inq_var_filter_info = NC4_inq_var_filter_info,
-    .def_var_quantize = NC4_def_var_quantize,
-    .inq_var_quantize = NC4_inq_var_quantize,
-    .inq_filter_avail = NCZ_inq_filter_avail,
 };
-
-const NC_Dispatch *NCZ_dispatch_table = &NCZ_table;
-
-int
-NCZ_initialize(void)
-{
-    return NC_NOERR;
-}
-
-int
-NCZ_finalize(void)
-{
-    return NC_NOERR;
-}

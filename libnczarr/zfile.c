@@ -61,6 +61,7 @@ check_chunking(NC4_file *f, NC4_var *var, const size_t *chunks)
 }
 
 static int ncz_enddef(NC4_file *f);
+static int close_file(NC4_file *f, int abort_it, void *params);
 
 static const NC4_storage_ops ncz_ops = {
     .check_chunking = check_chunking,
@@ -68,6 +69,7 @@ static const NC4_storage_ops ncz_ops = {
     .free_fmt = free_fmt,
     .enddef = ncz_enddef,
     .chunked_only = 1,
+    .close = close_file,
 };
 
 /* ---- URL pieces ------------------------------------------------------------------ */
@@ -510,27 +512,32 @@ ncz_sync_file(NC4_file *f)
     return stat;
 }
 
+/* nc_sync: data and metadata out, then whatever the store needs to make
+ * them durable (a zip archive is written out).  A reader has nothing to
+ * write. */
 int
 NCZ_sync(int ncid)
 {
     NC4_file *f;
+    NCZ_map *map;
     int stat;
-    if ((stat = nc4_find_grp(ncid, &f, NULL)))
+    if ((stat = nc4_find_grp(ncid, &f, NULL)) || f->readonly)
         return stat;
-    if (f->readonly)
-        return NC_NOERR;
-    if ((stat = nc4_sync_define(f)))
+    if ((stat = nc4_sync_define(f)) || (stat = ncz_sync_file(f)))
         return stat;
-    return ncz_sync_file(f);
+    map = ncz_file(f) ? ncz_file(f)->map : NULL;
+    return map && map->ops->sync ? map->ops->sync(map) : NC_NOERR;
 }
 
+/* The model's ops->close (nc_close, nc_abort). */
 static int
-close_file(NC4_file *f, int abort_it)
+close_file(NC4_file *f, int abort_it, void *params)
 {
     NCZ_file *zf = ncz_file(f);
     int stat = NC_NOERR, s;
     int remove_it = abort_it && zf->created;
 
+    (void)params;
     if (!abort_it && !f->readonly) {
         if (f->indef)
             stat = ncz_enddef(f);
@@ -548,28 +555,4 @@ close_file(NC4_file *f, int abort_it)
         f->nc->dispatchdata = NULL;
     nc4_file_free(f);
     return stat;
-}
-
-int
-NCZ_abort(int ncid)
-{
-    NC4_file *f;
-    int stat;
-    if ((stat = nc4_find_grp(ncid, &f, NULL)))
-        return stat;
-    return close_file(f, 1);
-}
-
-int
-NCZ_close(int ncid, void *params)
-{
-    NC4_file *f;
-    NC4_grp *g;
-    int stat, is_group;
-    (void)params;
-    if ((stat = nc4_find_grp(ncid, &f, &g)))
-        return stat;
-    is_group = g->parent != NULL;
-    stat = close_file(f, 0);
-    return is_group ? NC_EBADGRPID : stat;
 }

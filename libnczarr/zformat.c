@@ -1,9 +1,9 @@
 /* zformat.c: the Zarr layer's entry in the format registry
- * (libdispatch/ncformat.h): its dispatch table, start-up, shutdown, and the
- * sniff that opens a store named by a plain path.  A store has no magic
- * number of its own: a directory, or a zip archive (its "PK" local-file
- * header), is Zarr when the object store finds Zarr metadata at its root
- * (ncz_map_sniff). */
+ * (libdispatch/ncformat.h): its dispatch table (nothing to start up or
+ * shut down) and the sniff that opens a store named by a plain path.  A
+ * store has no magic number of its own: a directory, or a zip archive (its
+ * "PK" local-file header), is Zarr when the object store finds Zarr
+ * metadata at its root (ncz_map_sniff). */
 #include "ncdispatch.h"
 #include "ncformat.h"
 #include "zinternal.h"
@@ -21,7 +21,5 @@ const NC_FormatImpl NCZ_format_impl = {
     .model = NC_FORMATX_NCZARR,
     .name = "NCZarr",
     .dispatch = &NCZ_dispatch_table,
-    .initialize = NCZ_initialize,
-    .finalize = NCZ_finalize,
     .sniff = ncz_sniff,
 };

@@ -161,8 +161,6 @@ static inline NCZ_grp *ncz_grp(const NC4_grp *g) { return (NCZ_grp *)g->fmt; }
 
 /* The dispatch table (zdispatch.c). */
 extern const NC_Dispatch *NCZ_dispatch_table;
-int NCZ_initialize(void);
-int NCZ_finalize(void);
 
 /* Parse len bytes of JSON text (not NUL-terminated necessarily): NC_ENCZARR
  * on malformed JSON.  *objp: new reference (json_object_put to free). */

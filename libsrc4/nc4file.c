@@ -709,6 +709,39 @@ NC4_show_metadata(int ncid)
     return nc4_find_grp(ncid, NULL, NULL);
 }
 
+/* ops->close, or just the tree when the storage has none. */
+static int
+close_file(NC4_file *f, int abort, void *params)
+{
+    if (f->ops && f->ops->close)
+        return f->ops->close(f, abort, params);
+    nc4_file_free(f);
+    return NC_NOERR;
+}
+
+int
+NC4_close(int ncid, void *params)
+{
+    NC4_file *f;
+    NC4_grp *g;
+    int stat, is_group;
+    if ((stat = nc4_find_grp(ncid, &f, &g)))
+        return stat;
+    is_group = g->parent != NULL;
+    if (!is_group && f->ops && f->ops->check_close && (stat = f->ops->check_close(f)))
+        return stat;
+    stat = close_file(f, 0, params);
+    return is_group ? NC_EBADGRPID : stat;
+}
+
+int
+NC4_abort(int ncid)
+{
+    NC4_file *f;
+    int stat = nc4_find_grp(ncid, &f, NULL);
+    return stat ? stat : close_file(f, 1, NULL);
+}
+
 void
 nc4_get_default_cache(size_t *size, size_t *nelems, float *preemption)
 {

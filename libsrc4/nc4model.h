@@ -197,6 +197,16 @@ typedef struct NC4_storage_ops {
      * dimension asks for it; only an explicit NC_CONTIGUOUS makes it one
      * chunk of the whole array. */
     int chunked_only;
+    /* Close the file (NC4_close, abort 0) or abort it (NC4_abort, 1):
+     * unless aborting write what is pending, then release the storage and
+     * free the tree (nc4_file_free), even when writing failed; the first
+     * error.  params: nc_close's (the NC_memio of nc_close_memio, else
+     * NULL).  NULL: the tree is freed. */
+    int (*close)(NC4_file *f, int abort, void *params);
+    /* Called by NC4_close before closing through the root group's ncid: an
+     * error keeps the file open, nothing written or released (e.g. a type
+     * the storage cannot write, which can still be completed). */
+    int (*check_close)(NC4_file *f);
 } NC4_storage_ops;
 
 struct NC4_file {
@@ -391,6 +401,61 @@ int nc4_data_define(NC4_file *f, const NC4_var *var);
 int NC4_inq_format_extended(int, int *, int *);
 int NC4_var_par_access(int, int, int);
 int NC4_show_metadata(int);
+/* nc_close and nc_abort through ops->close.  Upstream refuses nc_close of a
+ * group's ncid and keeps the file open; libdispatch drops its record
+ * whatever the slot says, so NC4_close closes the file all the same (no
+ * state may outlive the record) and reports NC_EBADGRPID. */
+int NC4_close(int, void *);
+int NC4_abort(int);
+/* The slots of a storage layer's dispatch table that are the same for every
+ * layer on the model, as designated initializers (varm: libdispatch's
+ * generic mapped access on the layer's vars):
+ *     static const NC_Dispatch table = {.model = ..., NC4_MODEL_SLOTS, ...};
+ * The layer's table adds what it serves or refuses itself: create, open,
+ * sync, vara and vars, inq_att, get_att, rename_var, rename_grp, the
+ * defining of user types (NC4_MODEL_USER_TYPE_SLOTS where the storage
+ * keeps them), set_var_chunk_cache and inq_filter_avail. */
+#define NC4_MODEL_SLOTS                                                                    \
+    .dispatch_version = NC_DISPATCH_VERSION,                                               \
+    .redef = NC4_redef, ._enddef = NC4__enddef, .abort = NC4_abort, .close = NC4_close,    \
+    .set_fill = NC4_set_fill, .inq_format = NC4_inq_format,                                \
+    .inq_format_extended = NC4_inq_format_extended, .inq = NC4_inq,                        \
+    .show_metadata = NC4_show_metadata, .var_par_access = NC4_var_par_access,              \
+    /* dimensions */                                                                       \
+    .def_dim = NC4_def_dim, .inq_dimid = NC4_inq_dimid, .inq_dim = NC4_inq_dim,            \
+    .inq_unlimdim = NC4_inq_unlimdim, .rename_dim = NC4_rename_dim,                        \
+    .inq_unlimdims = NC4_inq_unlimdims, .inq_dimids = NC4_inq_dimids,                      \
+    /* attributes */                                                                       \
+    .inq_attid = NC4_inq_attid, .inq_attname = NC4_inq_attname,                            \
+    .rename_att = NC4_rename_att, .del_att = NC4_del_att, .put_att = NC4_put_att,          \
+    /* variables */                                                                        \
+    .def_var = NC4_def_var, .inq_varid = NC4_inq_varid, .inq_var_all = NC4_inq_var_all,    \
+    .inq_varids = NC4_inq_varids, .def_var_fill = NC4_def_var_fill,                        \
+    .def_var_deflate = NC4_def_var_deflate, .def_var_fletcher32 = NC4_def_var_fletcher32,  \
+    .def_var_chunking = NC4_def_var_chunking, .def_var_endian = NC4_def_var_endian,        \
+    .def_var_filter = NC4_def_var_filter, .get_var_chunk_cache = NC4_get_var_chunk_cache,  \
+    .inq_var_filter_ids = NC4_inq_var_filter_ids,                                          \
+    .inq_var_filter_info = NC4_inq_var_filter_info,                                        \
+    .def_var_quantize = NC4_def_var_quantize, .inq_var_quantize = NC4_inq_var_quantize,    \
+    /* groups */                                                                           \
+    .inq_ncid = NC4_inq_ncid, .inq_grps = NC4_inq_grps, .inq_grpname = NC4_inq_grpname,    \
+    .inq_grpname_full = NC4_inq_grpname_full, .inq_grp_parent = NC4_inq_grp_parent,        \
+    .inq_grp_full_ncid = NC4_inq_grp_full_ncid, .def_grp = NC4_def_grp,                    \
+    /* types */                                                                            \
+    .inq_type = NC4_inq_type, .inq_typeids = NC4_inq_typeids,                              \
+    .inq_type_equal = NC4_inq_type_equal, .inq_user_type = NC4_inq_user_type,              \
+    .inq_typeid = NC4_inq_typeid, .inq_compound_field = NC4_inq_compound_field,            \
+    .inq_compound_fieldindex = NC4_inq_compound_fieldindex,                                \
+    .get_vlen_element = NC4_get_vlen_element, .inq_enum_member = NC4_inq_enum_member,      \
+    .inq_enum_ident = NC4_inq_enum_ident,                                                  \
+    /* data: mapped access on vars */                                                      \
+    .get_varm = NCDEFAULT_get_varm, .put_varm = NCDEFAULT_put_varm
+/* The defining of user types, as the model does it. */
+#define NC4_MODEL_USER_TYPE_SLOTS                                                          \
+    .def_compound = NC4_def_compound, .insert_compound = NC4_insert_compound,              \
+    .insert_array_compound = NC4_insert_array_compound, .def_vlen = NC4_def_vlen,          \
+    .put_vlen_element = NC4_put_vlen_element, .def_enum = NC4_def_enum,                    \
+    .insert_enum = NC4_insert_enum, .def_opaque = NC4_def_opaque
 /* Notes on the existing contract, as implemented:
  * - nc4_file_new sets nc->dispatchdata = the new file (when nc is given);
  *   nc4_file_free clears it if it still points there.
