@@ -19,16 +19,24 @@
 
 #define DEFAULT_REGION "us-east-1"
 
+/* Free and clear the credentials (none: requests go unsigned). */
+static void
+drop_credentials(NCZ_s3_cfg *c)
+{
+    free(c->access_key);
+    free(c->secret_key);
+    free(c->session_token);
+    c->access_key = c->secret_key = c->session_token = NULL;
+}
+
 void
 ncz_s3_cfg_clear(NCZ_s3_cfg *c)
 {
+    drop_credentials(c);
     free(c->endpoint);
     free(c->bucket);
     free(c->prefix);
     free(c->region);
-    free(c->access_key);
-    free(c->secret_key);
-    free(c->session_token);
     memset(c, 0, sizeof *c);
 }
 
@@ -176,10 +184,7 @@ load_identity(NCZ_s3_cfg *c, const char *hostregion, const char *url)
         c->secret_key = aws_setting("SECRET_ACCESS_KEY", url);
         c->session_token = aws_setting("SESSION_TOKEN", url);
         if (!c->access_key || !c->secret_key) {
-            free(c->access_key);
-            free(c->secret_key);
-            free(c->session_token);
-            c->access_key = c->secret_key = c->session_token = NULL;
+            drop_credentials(c);
             if ((stat = profile_value(creds, config, prof, "aws_access_key_id", &c->access_key)) ||
                 (stat = profile_value(creds, config, prof, "aws_secret_access_key",
                                       &c->secret_key)) ||
@@ -187,12 +192,8 @@ load_identity(NCZ_s3_cfg *c, const char *hostregion, const char *url)
                                       &c->session_token)))
                 goto done;
         }
-        if (!c->access_key || !c->secret_key || !*c->access_key || !*c->secret_key) {
-            free(c->access_key);
-            free(c->secret_key);
-            free(c->session_token);
-            c->access_key = c->secret_key = c->session_token = NULL;
-        }
+        if (!c->access_key || !c->secret_key || !*c->access_key || !*c->secret_key)
+            drop_credentials(c);
         if ((stat = profile_value(creds, config, prof, "region", &pregion)))
             goto done;
     }

@@ -102,6 +102,16 @@ inner_geom(const ncz_shard *s, size_t i, size_t *origin_off, size_t *sstr)
     *origin_off = off;
 }
 
+/* Bytes of one inner chunk in memory. */
+static size_t
+inner_bytes(const ncz_shard *s)
+{
+    size_t n = s->typesize;
+    for (int d = 0; d < s->rank; d++)
+        n *= s->inner[d];
+    return n;
+}
+
 static void
 fill_elems(unsigned char *buf, size_t n, size_t esize, const void *fill)
 {
@@ -156,14 +166,11 @@ int
 ncz_shard_decode(const ncz_shard *s, const void *shard, size_t len, void *dst, const void *fill,
                  void *pool)
 {
-    size_t isz = ncz_shard_index_size(s), chunkbytes = s->typesize;
+    size_t isz = ncz_shard_index_size(s), chunkbytes = inner_bytes(s);
     uint64_t *pairs;
-    dec_ctx c;
     int stat;
     if (len < isz)
         return NC_ENCZARR;
-    for (int d = 0; d < s->rank; d++)
-        chunkbytes *= s->inner[d];
     if (s->vlen)
         memset(dst, 0, chunkbytes * s->ninner); /* no string yet: freeable on error */
     if ((pairs = malloc(2 * s->ninner * sizeof(uint64_t))) == NULL)
@@ -174,13 +181,8 @@ ncz_shard_decode(const ncz_shard *s, const void *shard, size_t len, void *dst, c
         free(pairs);
         return stat;
     }
-    c.s = s;
-    c.shard = shard;
-    c.pairs = pairs;
-    c.dst = dst;
-    c.fill = fill;
-    c.chunkbytes = chunkbytes;
-    c.stat = NC_NOERR;
+    dec_ctx c = {.s = s, .shard = shard, .pairs = pairs, .dst = dst, .fill = fill,
+                 .chunkbytes = chunkbytes, .stat = NC_NOERR};
     pthread_mutex_init(&c.lock, NULL);
     stat = ncf_pool_run(pool, s->ninner, dec_task, &c);
     pthread_mutex_destroy(&c.lock);
@@ -323,22 +325,11 @@ ncz_shard_encode_to(const ncz_shard *s, const void *src, const unsigned char *va
                     int *anyp)
 {
     size_t isz = ncz_shard_index_size(s);
-    enc_ctx c;
+    enc_ctx c = {.s = s, .src = src, .valid = valid, .old = old, .oldpairs = oldpairs, .fill = fill,
+                 .chunkbytes = inner_bytes(s), .put = put, .putarg = putarg,
+                 .pos = s->at_start ? isz : 0};
     int stat;
     *anyp = 0;
-    memset(&c, 0, sizeof(c));
-    c.s = s;
-    c.src = src;
-    c.valid = valid;
-    c.old = old;
-    c.oldpairs = oldpairs;
-    c.fill = fill;
-    c.chunkbytes = s->typesize;
-    for (int d = 0; d < s->rank; d++)
-        c.chunkbytes *= s->inner[d];
-    c.put = put;
-    c.putarg = putarg;
-    c.pos = s->at_start ? isz : 0;
     c.out = calloc(s->ninner, sizeof(void *));
     c.outlen = calloc(s->ninner, sizeof(size_t));
     c.done = calloc(s->ninner, 1);
