@@ -85,6 +85,19 @@ nch_request_count(void)
     return atomic_load(&nch_requests);
 }
 
+void
+nch_count_request(void)
+{
+    atomic_fetch_add(&nch_requests, 1);
+}
+
+int
+nch_global_start(void)
+{
+    (void)pthread_once(&nch_once, nch_global_init);
+    return nch_init_status;
+}
+
 /* ---- buffers ---- */
 
 /* Room for n more bytes and the NUL after them: capacity doubles. */
@@ -546,9 +559,8 @@ nch_session_open(const char *url, nch_session **sp)
     *sp = NULL;
     if ((stat = url_parts(url, &as, &ul)))
         return stat;
-    (void)pthread_once(&nch_once, nch_global_init);
-    if (nch_init_status)
-        return nch_init_status;
+    if ((stat = nch_global_start()))
+        return stat;
     if ((s = calloc(1, sizeof(*s))) == NULL)
         return NC_ENOMEM;
     s->dap_errors = 1;
@@ -854,7 +866,7 @@ run(nch_session *s, const char *url)
     } else
         SETOPT(CURLOPT_RANGE, NULL);
 
-    atomic_fetch_add(&nch_requests, 1);
+    nch_count_request();
     c = curl_easy_perform(s->curl);
     (void)curl_easy_getinfo(s->curl, CURLINFO_RESPONSE_CODE, &code);
     s->status = code;

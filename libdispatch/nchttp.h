@@ -76,4 +76,75 @@ char *nch_session_key(const nch_session *s, const char *key);
  * nch_last_status; this maps a status to the NC_* code the module returns. */
 int nch_status_error(long status);
 
+/* curl's process-wide start (once; NC_ECURL when it failed), and the
+ * request counter behind nch_request_count: shared by the dhttp*.c files. */
+int nch_global_start(void);
+void nch_count_request(void);
+
+/* ---- raw requests (dhttp_raw.c): stores that sign their own requests ----
+ *
+ * For S3: no .ncrc settings, no redirects, no cookies, no content coding;
+ * each request says its method, URL, headers, payload and signing, and
+ * where its body goes.  The outcome of the transfer is the return value;
+ * the HTTP status is the caller's to judge.  A request (nch_rawreq) is
+ * zeroed before use and cleared with nch_rawreq_clear, which frees what it
+ * owns (url, headers, body unless taken, error body). */
+typedef struct nch_raw nch_raw; /* a reusable connection for serial requests */
+typedef struct nch_rawreq {
+    /* what to send */
+    const char *method;   /* "GET", "PUT", "HEAD", "DELETE" */
+    char *url;            /* owned: malloc'ed by the caller, freed by clear */
+    const void *payload;  /* PUT body (borrowed) */
+    size_t paylen;
+    char range[64];       /* "FIRST-LAST", "FIRST-" or "" */
+    void *headers;        /* extra header lines (nch_rawreq_header) */
+    const char *sigv4;    /* curl's AWS SigV4 spec ("aws:amz:REGION:s3") or NULL */
+    const char *user;     /* with sigv4: the access key and secret */
+    const char *password;
+    /* where the body goes: the caller's dst of dstcap bytes when dst is set
+     * (skip: bytes dropped first from a 200 answer, a range ignored), else
+     * body, grown (reserved from Content-Length up to 1 GiB) */
+    void *dst;
+    size_t dstcap;
+    unsigned long long skip;
+    /* what came back */
+    long status;            /* HTTP status, 0 when none */
+    nch_buf body;           /* dst NULL: the body (take body.data to keep it) */
+    size_t got;             /* dst set: bytes stored there */
+    int overflow;           /* dst set: the answer held more than dstcap bytes (stopped) */
+    int nomem;              /* no memory for the body */
+    nch_buf errbody;        /* body of an answer >= 300, at most 64 KiB */
+    long long content_length; /* Content-Length of the answer, -1 unknown */
+} nch_rawreq;
+
+int nch_raw_open(nch_raw **hp);
+void nch_raw_close(nch_raw *h);
+/* Append a copy of one "Name: value" header line to r. */
+int nch_rawreq_header(nch_rawreq *r, const char *line);
+void nch_rawreq_clear(nch_rawreq *r);
+/* Run r on h's connection.  Returns the transfer's outcome: NC_NOERR (any
+ * status), NC_ENOMEM, NC_EIO (the body was cut short), NC_ECURL (no
+ * connection, a timeout, a transfer stopped on overflow, ...). */
+int nch_raw_perform(nch_raw *h, nch_rawreq *r);
+
+/* n requests, up to maxconn at once (curl multi), in order of index.
+ * prep(arg, i, r) fills a zeroed r for request i; a non-zero return (or a
+ * failed set-up) goes to fail(arg, i, st) and no transfer is made.
+ * done(arg, i, r, st) gets the outcome of a finished transfer (as
+ * nch_raw_perform returns it) and returns the request's final status.
+ * serious(st) says whether a status fails the batch: the first such status
+ * is returned, and the requests not started yet then get it through fail.
+ * When curl's multi interface itself fails, the batch stops with fatal
+ * (requests in flight or not started get fatal through fail).  *nsent
+ * counts the transfers started. */
+typedef struct nch_raw_batch {
+    void *arg;
+    int (*prep)(void *arg, size_t i, nch_rawreq *r);
+    int (*done)(void *arg, size_t i, nch_rawreq *r, int st);
+    void (*fail)(void *arg, size_t i, int st);
+    int (*serious)(int st);
+    int fatal;
+} nch_raw_batch;
+int nch_raw_perform_many(const nch_raw_batch *b, size_t n, size_t maxconn, unsigned long long *nsent);
+
 #endif /* NCHTTP_H */

@@ -1,14 +1,15 @@
-/* zmap_s3.c: the S3 store of zmap.h over libcurl.
+/* zmap_s3.c: the S3 store of zmap.h over the HTTP layer (libcurl).
  *
  * Requests: HEAD (exists, len), GET with Range (read), GET (read_all), PUT
  * (write), DELETE (del), ListObjectsV2 GET with prefix/delimiter and
- * continuation tokens (list, list_all, open).  Each store keeps one curl easy
- * handle (its connection is reused); read_many and write_many run up
- * to S3_MAXCONN transfers at once through a curl multi handle.  Every HTTP request is
- * counted (nrequests).
+ * continuation tokens (list, list_all, open).  Requests go through
+ * libdispatch's HTTP layer (nchttp.h, raw requests): each store keeps one
+ * reusable connection (nch_raw); read_many and write_many run up to
+ * S3_MAXCONN transfers at once (nch_raw_perform_many).  Every HTTP request
+ * is counted (nrequests).
  *
- * Signing: curl's built-in AWS SigV4 (CURLOPT_AWS_SIGV4 "aws:amz:REGION:s3")
- * when credentials were found, unsigned requests otherwise.  curl 7.x does
+ * Signing: curl's built-in AWS SigV4 ("aws:amz:REGION:s3", through the
+ * layer) when credentials were found, unsigned requests otherwise.  curl 7.x does
  * not send the x-amz-content-sha256 header S3 requires, so we add it (the
  * payload's SHA-256, which is also what curl puts in the canonical request;
  * curl signs every header we add).  Query strings are built already sorted
@@ -27,21 +28,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <curl/curl.h>
 #include <libxml/parser.h>
 #include <openssl/evp.h>
 
 #include <netcdf.h>
 
+#include "nchttp.h"
+
 #define S3_MAXCONN 16          /* concurrent transfers in read_many/write_many */
-#define S3_ERRBODY_MAX 65536   /* error bodies kept for diagnosis, at most */
 #define S3_LIST_PAGE "1000"    /* keys per ListObjectsV2 page */
-#define S3_PREALLOC_MAX ((curl_off_t)1 << 30) /* largest body reserved up front */
 
 typedef struct S3Map {
     NCZ_map head;    /* first: the zmap.h head */
     NCZ_s3_cfg cfg;  /* where and who */
-    CURL *easy;      /* handle for serial requests */
+    nch_raw *raw;    /* connection for serial requests */
     char *sigv4;     /* "aws:amz:REGION:s3", NULL when anonymous */
     char *objbase;   /* endpoint [+ "/" bucket]: object URLs append "/" key */
     char *listurl;   /* the bucket URL for listings (no query) */
@@ -51,130 +51,18 @@ typedef struct S3Map {
 /* ---- process-wide init --------------------------------------------------- */
 
 static pthread_once_t s3_once = PTHREAD_ONCE_INIT;
-static int s3_init_failed;
 
 static void
 s3_init(void)
 {
-    s3_init_failed = curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK;
     xmlInitParser();
-}
-
-/* ---- response bodies --------------------------------------------------------- */
-
-/* Where a transfer's body goes: the caller's buffer (fixed) or a growing
- * malloc'ed one.  For a ranged GET answered with the whole object (200),
- * skip drops the bytes before the range. */
-typedef struct Body {
-    CURL *easy;
-    char *data;      /* destination */
-    size_t len;      /* bytes stored */
-    size_t cap;      /* capacity of data */
-    int fixed;       /* data is the caller's buffer of cap bytes */
-    uint64_t skip;   /* bytes to drop first when the server ignored Range */
-    int started;     /* first callback seen */
-    int overflow;    /* server sent more than fits: abort */
-    int nomem;
-    long code;       /* HTTP status */
-    char *err;       /* body of an error answer (bounded) */
-    size_t errlen;
-} Body;
-
-static int
-grow(char **data, size_t *cap, size_t need)
-{
-    if (need <= *cap)
-        return 0;
-    size_t ncap = *cap ? *cap : 4096;
-    while (ncap < need)
-        ncap = ncap > SIZE_MAX / 2 ? need : 2 * ncap;
-    char *nd = realloc(*data, ncap);
-    if (!nd)
-        return -1;
-    *data = nd;
-    *cap = ncap;
-    return 0;
-}
-
-static size_t
-body_write(char *ptr, size_t size, size_t nmemb, void *ud)
-{
-    Body *b = ud;
-    size_t n = size * nmemb;
-    if (!b->started) {
-        b->started = 1;
-        curl_easy_getinfo(b->easy, CURLINFO_RESPONSE_CODE, &b->code);
-        if (b->code == 200 && !b->fixed) {
-            curl_off_t cl = -1;
-            curl_easy_getinfo(b->easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &cl);
-            /* reserve what the server announces, within reason: a lying
-             * Content-Length must not make us allocate a petabyte */
-            if (cl > 0 && cl <= S3_PREALLOC_MAX && grow(&b->data, &b->cap, (size_t)cl + 1)) {
-                b->nomem = 1;
-                return 0;
-            }
-        }
-    }
-    if (b->code >= 300) { /* keep (part of) the error document */
-        size_t keep = b->errlen < S3_ERRBODY_MAX ? S3_ERRBODY_MAX - b->errlen : 0;
-        if (keep > n)
-            keep = n;
-        if (keep) {
-            char *ne = realloc(b->err, b->errlen + keep + 1);
-            if (ne) {
-                memcpy(ne + b->errlen, ptr, keep);
-                b->errlen += keep;
-                ne[b->errlen] = '\0';
-                b->err = ne;
-            }
-        }
-        return n;
-    }
-    if (b->code == 200 && b->skip) {
-        size_t drop = b->skip < n ? (size_t)b->skip : n;
-        b->skip -= drop;
-        ptr += drop;
-        n -= drop;
-        if (n == 0)
-            return size * nmemb;
-    }
-    if (b->fixed) {
-        if (n > b->cap - b->len) {
-            /* fill what fits; the caller decides whether the rest was wanted */
-            memcpy(b->data + b->len, ptr, b->cap - b->len);
-            b->len = b->cap;
-            b->overflow = 1;
-            return 0;
-        }
-    } else if (grow(&b->data, &b->cap, b->len + n + 1)) {
-        b->nomem = 1;
-        return 0;
-    }
-    memcpy(b->data + b->len, ptr, n);
-    b->len += n;
-    return size * nmemb;
-}
-
-static void
-body_free(Body *b)
-{
-    if (!b->fixed)
-        free(b->data);
-    free(b->err);
-    memset(b, 0, sizeof *b);
 }
 
 /* ---- one request ------------------------------------------------------------- */
 
-typedef struct Req {
-    const char *method;  /* GET PUT HEAD DELETE */
-    char *url;           /* full URL (owned) */
-    const void *payload; /* PUT body */
-    size_t paylen;
-    char range[64];      /* "a-b" or "" */
-    struct curl_slist *hdrs;
-    Body body;
-} Req;
+/* One request: method, URL (owned), payload, range, where the body goes
+ * (the layer's raw request). */
+typedef nch_rawreq Req;
 
 static void
 sha256_hex(const void *data, size_t len, char out[65])
@@ -187,55 +75,21 @@ sha256_hex(const void *data, size_t len, char out[65])
     out[64] = '\0';
 }
 
+/* Headers and signing of r: SigV4 by curl with the payload's SHA-256 and
+ * the session token when the store has credentials. */
 static int
-add_header(struct curl_slist **l, const char *h)
-{
-    struct curl_slist *n = curl_slist_append(*l, h);
-    if (!n)
-        return NC_ENOMEM;
-    *l = n;
-    return NC_NOERR;
-}
-
-/* Configure easy for r (after curl_easy_reset). */
-static int
-setup(S3Map *sm, CURL *easy, Req *r)
+s3_sign(S3Map *sm, Req *r)
 {
     int stat;
     char h[128];
-    r->body.easy = easy;
-    curl_easy_setopt(easy, CURLOPT_URL, r->url);
-    curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 0L);
-#if LIBCURL_VERSION_NUM >= 0x075500
-    curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
-#endif
-    curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT, 30L);
-    /* a stalled server fails instead of hanging the caller */
-    curl_easy_setopt(easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
-    curl_easy_setopt(easy, CURLOPT_LOW_SPEED_TIME, 120L);
-    curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, body_write);
-    curl_easy_setopt(easy, CURLOPT_WRITEDATA, &r->body);
-    if (strcmp(r->method, "HEAD") == 0)
-        curl_easy_setopt(easy, CURLOPT_NOBODY, 1L);
-    else if (strcmp(r->method, "PUT") == 0) {
-        curl_easy_setopt(easy, CURLOPT_CUSTOMREQUEST, "PUT");
-        curl_easy_setopt(easy, CURLOPT_POSTFIELDS, r->payload ? (const char *)r->payload : "");
-        curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)r->paylen);
-        /* Not "Expect:" to switch 100-continue off: curl would sign that
-         * empty header without sending it, and S3 would reject the signature */
-        if ((stat = add_header(&r->hdrs, "Content-Type: application/octet-stream")))
-            return stat;
-        curl_easy_setopt(easy, CURLOPT_EXPECT_100_TIMEOUT_MS, 300L);
-    } else if (strcmp(r->method, "GET") != 0)
-        curl_easy_setopt(easy, CURLOPT_CUSTOMREQUEST, r->method);
-    if (r->range[0])
-        curl_easy_setopt(easy, CURLOPT_RANGE, r->range);
+    if (strcmp(r->method, "PUT") == 0 &&
+        (stat = nch_rawreq_header(r, "Content-Type: application/octet-stream")))
+        return stat;
     if (sm->sigv4) {
         char hex[65];
         sha256_hex(r->payload, r->paylen, hex);
         snprintf(h, sizeof h, "x-amz-content-sha256: %s", hex);
-        if ((stat = add_header(&r->hdrs, h)))
+        if ((stat = nch_rawreq_header(r, h)))
             return stat;
         if (sm->cfg.session_token) {
             size_t n = strlen(sm->cfg.session_token) + 32;
@@ -243,36 +97,29 @@ setup(S3Map *sm, CURL *easy, Req *r)
             if (!t)
                 return NC_ENOMEM;
             snprintf(t, n, "x-amz-security-token: %s", sm->cfg.session_token);
-            stat = add_header(&r->hdrs, t);
+            stat = nch_rawreq_header(r, t);
             free(t);
             if (stat)
                 return stat;
         }
-        curl_easy_setopt(easy, CURLOPT_AWS_SIGV4, sm->sigv4);
-        curl_easy_setopt(easy, CURLOPT_USERNAME, sm->cfg.access_key);
-        curl_easy_setopt(easy, CURLOPT_PASSWORD, sm->cfg.secret_key);
+        r->sigv4 = sm->sigv4;
+        r->user = sm->cfg.access_key;
+        r->password = sm->cfg.secret_key;
     }
-    if (r->hdrs)
-        curl_easy_setopt(easy, CURLOPT_HTTPHEADER, r->hdrs);
     return NC_NOERR;
 }
 
+/* The layer's transfer outcome st of r -> NC_*. */
 static int
-curl_to_nc(CURLcode cc, const Body *b)
+transport(int st, const Req *r)
 {
-    if (b->nomem || cc == CURLE_OUT_OF_MEMORY)
+    if (r->nomem || st == NC_ENOMEM)
         return NC_ENOMEM;
-    if (b->overflow)
+    if (r->overflow)
         return NC_ES3; /* more bytes than asked for */
-    switch (cc) {
-    case CURLE_OK:
-        return NC_NOERR;
-    case CURLE_PARTIAL_FILE:
-    case CURLE_RECV_ERROR:
-        return NC_EIO; /* body cut short */
-    default:
-        return NC_ES3;
-    }
+    if (st == NC_NOERR || st == NC_EIO) /* NC_EIO: body cut short */
+        return st;
+    return NC_ES3;
 }
 
 /* HTTP status -> NC_* (for object requests: 404 means no object). */
@@ -297,10 +144,7 @@ http_status(long code)
 static void
 req_clear(Req *r)
 {
-    free(r->url);
-    curl_slist_free_all(r->hdrs);
-    body_free(&r->body);
-    memset(r, 0, sizeof *r);
+    nch_rawreq_clear(r);
 }
 
 /* Run r on the store's handle; NC_* from the transport or the status. */
@@ -308,15 +152,12 @@ static int
 perform(S3Map *sm, Req *r)
 {
     int stat;
-    curl_easy_reset(sm->easy);
-    if ((stat = setup(sm, sm->easy, r)))
+    if ((stat = s3_sign(sm, r)))
         return stat;
     sm->nreq++;
-    CURLcode cc = curl_easy_perform(sm->easy);
-    curl_easy_getinfo(sm->easy, CURLINFO_RESPONSE_CODE, &r->body.code);
-    if ((stat = curl_to_nc(cc, &r->body)))
+    if ((stat = transport(nch_raw_perform(sm->raw, r), r)))
         return stat;
-    return http_status(r->body.code);
+    return http_status(r->status);
 }
 
 /* ---- URLs ---------------------------------------------------------------------- */
@@ -358,12 +199,10 @@ head(S3Map *sm, const char *key, uint64_t *lenp)
     if (!stat)
         stat = perform(sm, &r);
     if (!stat && lenp) {
-        curl_off_t cl = -1;
-        curl_easy_getinfo(sm->easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &cl);
-        if (cl < 0)
+        if (r.content_length < 0)
             stat = NC_ES3;
         else
-            *lenp = (uint64_t)cl;
+            *lenp = (uint64_t)r.content_length;
     }
     req_clear(&r);
     return stat;
@@ -400,17 +239,15 @@ s3_read(NCZ_map *map, const char *key, uint64_t start, uint64_t count, void *buf
         goto done;
     snprintf(r.range, sizeof r.range, "%llu-%llu", (unsigned long long)start,
              (unsigned long long)(start + count - 1));
-    r.body.fixed = 1;
-    r.body.data = buf;
-    r.body.cap = (size_t)count;
-    r.body.skip = start;
+    r.dst = buf;
+    r.dstcap = (size_t)count;
+    r.skip = start;
     stat = perform(sm, &r);
-    if (stat == NC_ES3 && r.body.overflow && r.body.code == 200)
+    if (stat == NC_ES3 && r.overflow && r.status == 200)
         stat = NC_NOERR; /* whole object sent, our range filled: stop early */
-    if (!stat && r.body.len < count)
+    if (!stat && r.got < count)
         stat = NC_EINVAL; /* the object ends before the range does */
 done:
-    r.body.data = NULL;
     req_clear(&r);
     return stat;
 }
@@ -496,7 +333,7 @@ list_page(S3Map *sm, const char *prefix, int delim, const char *maxkeys, const c
             stat = NC_ENOOBJECT; /* no such bucket */
         goto done;
     }
-    stat = ncz_s3_parse_list(r.body.data, r.body.len, out);
+    stat = ncz_s3_parse_list((const char *)r.body.data, r.body.len, out);
 done:
     free(eprefix);
     free(etoken);
@@ -596,7 +433,7 @@ s3_list_all(NCZ_map *map, const char *prefix, NCZ_keys *out)
     return ncz_list_frame(map, prefix, 1, out, s3_lister);
 }
 
-/* ---- read_many / write_many: concurrent transfers through curl multi ---------- */
+/* ---- read_many / write_many: concurrent transfers (the layer's curl multi) ---- */
 
 /* How one batch is run: prep(i) fills the Req of request i (method, url,
  * range, payload); a non-zero return is that request's status without a
@@ -621,109 +458,41 @@ s3_maxconn(void)
     return S3_MAXCONN;
 }
 
+/* The layer's callbacks on a Batch: prep also signs; a finished transfer's
+ * outcome becomes the store's status before done sees it. */
+static int
+batch_prep(void *arg, size_t i, nch_rawreq *r)
+{
+    Batch *bt = arg;
+    int st = bt->prep(bt, i, r);
+    return st ? st : s3_sign(bt->sm, r);
+}
+
+static int
+batch_done(void *arg, size_t i, nch_rawreq *r, int st)
+{
+    Batch *bt = arg;
+    st = transport(st, r);
+    if (!st)
+        st = http_status(r->status);
+    return bt->done(bt, i, r, st);
+}
+
+static void
+batch_fail(void *arg, size_t i, int st)
+{
+    Batch *bt = arg;
+    bt->fail(bt, i, st);
+}
+
 static int
 run_multi(Batch *bt, size_t n)
 {
-    S3Map *sm = bt->sm;
-    int first = NC_NOERR;
-    if (n == 0)
-        return NC_NOERR;
-    size_t maxconn = s3_maxconn();
-    size_t width = n < maxconn ? n : maxconn;
-    CURLM *multi = curl_multi_init();
-    Req *slots = calloc(width, sizeof *slots);
-    CURL **easies = calloc(width, sizeof *easies);
-    size_t *owner = calloc(width, sizeof *owner); /* request index of each slot */
-    size_t next = 0, running = 0;
-    if (!multi || !slots || !easies || !owner) {
-        first = NC_ENOMEM;
-        goto done;
-    }
-    curl_multi_setopt(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, (long)maxconn);
-    for (;;) {
-        /* fill free slots */
-        for (size_t s = 0; s < width && next < n; s++) {
-            if (slots[s].url)
-                continue;
-            Req *r = &slots[s];
-            memset(r, 0, sizeof *r);
-            int st = bt->prep(bt, next, r);
-            if (!st && !easies[s] && !(easies[s] = curl_easy_init()))
-                st = NC_ENOMEM;
-            if (!st) {
-                curl_easy_reset(easies[s]);
-                st = setup(sm, easies[s], r);
-            }
-            if (!st && curl_multi_add_handle(multi, easies[s]) != CURLM_OK)
-                st = NC_ENOMEM;
-            if (st) {
-                bt->fail(bt, next, st);
-                if (bt->serious(st) && first == NC_NOERR)
-                    first = st;
-                req_clear(r);
-                next++;
-                s--; /* reuse this slot for the next request */
-                continue;
-            }
-            owner[s] = next++;
-            sm->nreq++;
-            running++;
-        }
-        if (running == 0)
-            break;
-        int still = 0;
-        if (curl_multi_perform(multi, &still) != CURLM_OK) {
-            first = NC_ES3;
-            break;
-        }
-        CURLMsg *msg;
-        int left;
-        while ((msg = curl_multi_info_read(multi, &left))) {
-            if (msg->msg != CURLMSG_DONE)
-                continue;
-            size_t s = 0;
-            while (s < width && easies[s] != msg->easy_handle)
-                s++;
-            if (s == width)
-                continue;
-            Req *r = &slots[s];
-            curl_easy_getinfo(easies[s], CURLINFO_RESPONSE_CODE, &r->body.code);
-            int st = curl_to_nc(msg->data.result, &r->body);
-            if (!st)
-                st = http_status(r->body.code);
-            st = bt->done(bt, owner[s], r, st);
-            if (bt->serious(st) && first == NC_NOERR)
-                first = st;
-            curl_multi_remove_handle(multi, easies[s]);
-            req_clear(r);
-            running--;
-        }
-        if (still > 0 && curl_multi_poll(multi, NULL, 0, 1000, NULL) != CURLM_OK) {
-            first = NC_ES3;
-            break;
-        }
-    }
-done:
-    if (first && next < n) /* requests never started: say so */
-        for (size_t i = next; i < n; i++)
-            bt->fail(bt, i, first);
-    if (slots)
-        for (size_t s = 0; s < width; s++) {
-            if (easies && easies[s]) {
-                if (slots[s].url) {
-                    curl_multi_remove_handle(multi, easies[s]);
-                    bt->fail(bt, owner[s], first ? first : NC_ES3);
-                }
-                curl_easy_cleanup(easies[s]);
-            }
-            req_clear(&slots[s]);
-        }
-    free(slots);
-    free(easies);
-    free(owner);
-    if (multi)
-        curl_multi_cleanup(multi);
-    return first;
+    nch_raw_batch rb = {bt, batch_prep, batch_done, batch_fail, bt->serious, NC_ES3};
+    unsigned long long sent = 0;
+    int stat = nch_raw_perform_many(&rb, n, s3_maxconn(), &sent);
+    bt->sm->nreq += sent;
+    return stat;
 }
 
 /* NC_EEMPTY and a bad range are answers about one object, not failures. */
@@ -757,7 +526,7 @@ read_prep(Batch *bt, size_t i, Req *r)
         else
             snprintf(r->range, sizeof r->range, "%llu-%llu", (unsigned long long)q->start,
                      (unsigned long long)(q->start + q->count - 1));
-        r->body.skip = q->start;
+        r->skip = q->start;
     }
     return st;
 }
@@ -871,8 +640,7 @@ delete_all(S3Map *sm)
 static void
 free_s3map(S3Map *sm)
 {
-    if (sm->easy)
-        curl_easy_cleanup(sm->easy);
+    nch_raw_close(sm->raw);
     ncz_s3_cfg_clear(&sm->cfg);
     free(sm->sigv4);
     free(sm->objbase);
@@ -948,8 +716,6 @@ ncz_map_s3_open(const char *url, int mode, NCZ_map **mapp)
     S3Map *sm = NULL;
 
     pthread_once(&s3_once, s3_init);
-    if (s3_init_failed)
-        return NC_ES3;
     if (!(sm = calloc(1, sizeof *sm)))
         return NC_ENOMEM;
     sm->head.ops = &s3_ops;
@@ -987,8 +753,9 @@ ncz_map_s3_open(const char *url, int mode, NCZ_map **mapp)
         }
         snprintf(sm->sigv4, m, "aws:amz:%s:s3", sm->cfg.region);
     }
-    if (!(sm->easy = curl_easy_init())) {
-        stat = NC_ENOMEM;
+    if ((stat = nch_raw_open(&sm->raw))) {
+        if (stat == NC_ECURL)
+            stat = NC_ES3; /* curl could not start */
         goto done;
     }
 

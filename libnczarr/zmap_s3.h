@@ -2,7 +2,8 @@
  * target and the zmap tests).
  *   zmap_s3url.c   URL forms, region and credentials (env, ~/.aws profiles)
  *   zmap_s3list.c  the ListObjectsV2 XML answer (libxml2), and key encoding
- *   zmap_s3.c      the transport (libcurl, SigV4 by curl) and the zmap ops */
+ *   zmap_s3.c      the requests (libdispatch's HTTP layer, raw requests; SigV4
+ *                  by curl) and the zmap ops */
 #ifndef ZMAP_S3_H
 #define ZMAP_S3_H
 
