@@ -2,14 +2,16 @@
 """dapserver.py: a loopback OPeNDAP (DAP2) server for the tests.
 
     dapserver.py --data DIR --portfile FILE [--lifetime SECONDS]
-                 [--user U --password P] [--log FILE]
+                 [--user U --password P] [--log FILE] [--tls CERT KEY]
 
 Serves DIR/NAME.dds, DIR/NAME.das and DIR/NAME.dods (recorded DAP2
 responses) at http://127.0.0.1:PORT/NAME.dds etc., and any other file of DIR
 byte for byte (with Range and HEAD), from a data host and a second "login
 host" (another port, reached as http://localhost:LOGINPORT) for the
-Earthdata-style flow.  It writes "PORT LOGINPORT" to FILE once it listens
-and stops by itself after --lifetime seconds (default 120), or at GET /_stop.
+Earthdata-style flow.  With --tls, a third listener serves the data host
+over https with that certificate.  It writes "PORT LOGINPORT TLSPORT" (0
+without --tls) to FILE once it listens and stops by itself after --lifetime
+seconds (default 120), or at GET /_stop.
 
 Switches are leading path words, consumed left to right, any combination:
   gzip, deflate     content-encode the body (when the client accepts it)
@@ -30,6 +32,7 @@ Switches are leading path words, consumed left to right, any combination:
   cutchunked        chunked body that stops without its last chunk
   nolength          no Content-Length: the body ends when the connection does
   norange           ignore Range (answer 200 with the whole body)
+  k-ANYTHING        nothing: lets a test scope .ncrc settings by path
 Endpoints: /_count (JSON {path: n, "total": n} of the requests so far, the
 path without query; ?path=P gives one number), /_reset, /_echo (the request
 headers as JSON, and "_path": the request line's path as sent), /_stop.
@@ -164,7 +167,7 @@ class Handler(BaseHTTPRequestHandler):
             return self.login_host(path, url.query, head)
         words = path.strip("/").split("/")
         sw = []
-        while words and words[0] in SWITCHES:
+        while words and (words[0] in SWITCHES or words[0].startswith("k-")):
             sw.append(words.pop(0))
         rest = "/" + "/".join(words)
         for i, w in enumerate(sw):
@@ -387,15 +390,25 @@ def main():
     ap.add_argument("--user", default="tiggeruser")
     ap.add_argument("--password", default="tigger")
     ap.add_argument("--log")
+    ap.add_argument("--tls", nargs=2, metavar=("CERT", "KEY"))
     args = ap.parse_args()
     state = State(args)
     data = listener(state, False)
     login = listener(state, True)
     state.data_port = data.server_address[1]
     state.login_port = login.server_address[1]
+    tls_port = 0
+    if args.tls:
+        import ssl
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        ctx.load_cert_chain(args.tls[0], args.tls[1])
+        tls = listener(state, False)
+        tls.socket = ctx.wrap_socket(tls.socket, server_side=True)
+        tls_port = tls.server_address[1]
+        threading.Thread(target=tls.serve_forever, daemon=True).start()
     tmp = args.portfile + ".tmp"
     with open(tmp, "w") as f:
-        f.write("%d %d\n" % (state.data_port, state.login_port))
+        f.write("%d %d %d\n" % (state.data_port, state.login_port, tls_port))
     os.replace(tmp, args.portfile)
     timer = threading.Timer(args.lifetime, stop_all)
     timer.daemon = True

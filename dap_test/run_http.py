@@ -25,14 +25,28 @@ import nctst  # noqa: E402
 USER, PASSWORD = "tiggeruser", "tigger"
 
 
+def make_cert(workdir):
+    """A self-signed certificate for 127.0.0.1: (cert, key), or None."""
+    cert, key = os.path.join(workdir, "cert.pem"), os.path.join(workdir, "key.pem")
+    if not shutil.which("openssl"):
+        return None
+    r = subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+                        "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                        "-keyout", key, "-out", cert], capture_output=True)
+    return (cert, key) if r.returncode == 0 else None
+
+
 @contextlib.contextmanager
-def server(datadir, workdir, lifetime=90):
+def server(datadir, workdir, lifetime=90, tls=None):
     portfile = os.path.join(workdir, "port")
     if os.path.exists(portfile):
         os.remove(portfile)
-    proc = subprocess.Popen([sys.executable, os.path.join(HERE, "dapserver.py"), "--data", datadir,
-                             "--portfile", portfile, "--lifetime", str(lifetime),
-                             "--user", USER, "--password", PASSWORD])
+    cmd = [sys.executable, os.path.join(HERE, "dapserver.py"), "--data", datadir,
+           "--portfile", portfile, "--lifetime", str(lifetime),
+           "--user", USER, "--password", PASSWORD]
+    if tls:
+        cmd += ["--tls", tls[0], tls[1]]
+    proc = subprocess.Popen(cmd)
     try:
         deadline = time.time() + 15
         while not os.path.exists(portfile):
@@ -40,8 +54,8 @@ def server(datadir, workdir, lifetime=90):
                 raise RuntimeError("dapserver did not start")
             time.sleep(0.05)
         with open(portfile) as f:
-            port, login = (int(x) for x in f.read().split())
-        yield port, login
+            port, login, tlsport = (int(x) for x in f.read().split())
+        yield port, login, tlsport
     finally:
         proc.terminate()
         try:
@@ -57,7 +71,7 @@ def write(path, text):
     os.chmod(path, 0o600)
 
 
-def settings(workdir, port):
+def settings(workdir, port, tlsport, cert):
     """The rc file tst_http.c's header describes, and its .netrc files."""
     write(os.path.join(workdir, "netrc"), "machine localhost login %s password %s\n" % (USER, PASSWORD))
     write(os.path.join(workdir, "netrc_data"),
@@ -76,6 +90,11 @@ def settings(workdir, port):
         "[%s/setcookie]HTTP.COOKIEJAR=%s" % (hp, jar),
         "[%s/_echo]HTTP.USERAGENT=tst_http/1" % hp,
         "[nowhere.invalid:9]HTTP.PROXY.SERVER=http://%s" % hp,
+        "[127.0.0.1:%d/k-noverify]HTTP.SSL.VERIFYPEER=0" % tlsport,
+        "[127.0.0.1:%d/k-noverify]HTTP.SSL.VERIFYHOST=0" % tlsport,
+        "[127.0.0.1:%d/k-ca]HTTP.SSL.CAINFO=%s" % (tlsport, cert or ""),
+        "[127.0.0.1:%d/k-validate]HTTP.SSL.VALIDATE=1" % tlsport,
+        "[127.0.0.1:%d/k-validate]HTTP.SSL.CAINFO=%s" % (tlsport, cert or ""),
         "HTTP.KEEPALIVE=on",
         "HTTP.READ.BUFFERSIZE=max",
         ""])
@@ -85,15 +104,17 @@ def settings(workdir, port):
 
 
 def run_c(exe, datadir, workdir):
-    with server(datadir, workdir) as (port, login):
+    tls = make_cert(workdir)
+    with server(datadir, workdir, tls=tls) as (port, login, tlsport):
         env = dict(os.environ)
-        env["NCRCENV_RC"] = settings(workdir, port)
+        env["NCRCENV_RC"] = settings(workdir, port, tlsport, tls[0] if tls else None)
         env.pop("NCRCENV_IGNORE", None)
         for k in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "all_proxy"):
             env.pop(k, None)
         if os.path.exists(os.path.join(HERE, "dap2subset.py")):
             env["TST_HTTP_SUBSET"] = "1"
-        r = subprocess.run([exe, str(port), str(login), datadir, workdir], env=env, timeout=120)
+        r = subprocess.run([exe, str(port), str(login), datadir, workdir, str(tlsport)], env=env,
+                           timeout=120)
         return r.returncode
 
 
@@ -109,7 +130,7 @@ def run_ncdump(datadir, workdir):
     home = os.path.join(workdir, "home")
     shutil.rmtree(home, ignore_errors=True)
     os.makedirs(home)
-    with server(datadir, workdir) as (port, login):
+    with server(datadir, workdir) as (port, login, _):
         env = dict(os.environ, HOME=home)
         for k in ("NCRCENV_RC", "NCRCENV_IGNORE", "NCRCENV_HOME", "DAPRCFILE"):
             env.pop(k, None)

@@ -1,6 +1,6 @@
 /* tst_http.c: the HTTP layer (nchttp.h) against the loopback server.
  *
- *     tst_http PORT LOGINPORT DATADIR WORKDIR
+ *     tst_http PORT LOGINPORT DATADIR WORKDIR TLSPORT
  *
  * Run by run_http.py, which starts dapserver.py and writes the settings
  * file (NCRCENV_RC) and the .netrc files this program's cases rely on:
@@ -10,6 +10,9 @@
  *   [127.0.0.1:PORT/setcookie]HTTP.COOKIEJAR=WORKDIR/jar
  *   [127.0.0.1:PORT/_echo]HTTP.USERAGENT=tst_http/1
  *   [nowhere.invalid:9]HTTP.PROXY.SERVER=http://127.0.0.1:PORT
+ *   [127.0.0.1:TLSPORT/k-noverify]HTTP.SSL.VERIFYPEER=0, VERIFYHOST=0
+ *   [127.0.0.1:TLSPORT/k-ca]HTTP.SSL.CAINFO=WORKDIR/cert.pem (self-signed)
+ *   [127.0.0.1:TLSPORT/k-validate]HTTP.SSL.VALIDATE=1 and that CAINFO
  *   HTTP.NETRC=WORKDIR/netrc (machine localhost: the login host)
  * Each section checks the returned NC_* code, the body against the file
  * on disk, and where it matters the server's request counts.
@@ -23,7 +26,7 @@
 #include "nctst.h"
 #include "nchttp.h"
 
-static int port, loginport;
+static int port, loginport, tlsport;
 static const char *datadir, *workdir;
 
 static char *
@@ -502,6 +505,38 @@ test_proxy_file(void)
     nch_session_close(s);
 }
 
+/* https with a self-signed certificate: refused unless the keys say how
+ * to trust it. */
+static void
+test_tls(void)
+{
+    static const struct {
+        const char *scope;
+        int want;
+    } cases[] = {{"", NC_ECURL}, {"/k-noverify", NC_NOERR}, {"/k-ca", NC_NOERR}, {"/k-validate", NC_NOERR}};
+    nch_session *s = NULL;
+    nch_buf b = {0};
+    char u[256];
+    size_t i;
+    if (tlsport == 0) {
+        printf("tst_http: no TLS listener, https cases skipped\n");
+        return;
+    }
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        snprintf(u, sizeof(u), "https://127.0.0.1:%d%s/123.nc", tlsport, cases[i].scope);
+        MUST(nch_session_open(u, &s));
+        snprintf(u, sizeof(u), "https://127.0.0.1:%d%s/123.nc.dds", tlsport, cases[i].scope);
+        b.len = 0;
+        EXPECT(nch_get(s, u, &b), cases[i].want);
+        if (cases[i].want == NC_NOERR)
+            CHECK(same_as_file(&b, "123.nc.dds"), "https body (%s)", cases[i].scope);
+        else
+            CHECK(b.len == 0 && nch_last_error(s)[0] != '\0', "https refused: %s", nch_last_error(s));
+        nch_session_close(s);
+    }
+    nch_buf_free(&b);
+}
+
 /* Sessions on several threads at once, sharing the cookie jar. */
 #define NTHREADS 4
 #define NROUNDS 8
@@ -551,10 +586,11 @@ test_threads(void)
 int
 main(int argc, char **argv)
 {
-    if (argc != 5) {
-        fprintf(stderr, "usage: tst_http PORT LOGINPORT DATADIR WORKDIR\n");
+    if (argc != 6) {
+        fprintf(stderr, "usage: tst_http PORT LOGINPORT DATADIR WORKDIR TLSPORT\n");
         return 2;
     }
+    tlsport = atoi(argv[5]);
     port = atoi(argv[1]);
     loginport = atoi(argv[2]);
     datadir = argv[3];
@@ -571,6 +607,7 @@ main(int argc, char **argv)
     test_stream();
     test_range_head();
     test_proxy_file();
+    test_tls();
     test_threads();
     test_timeouts();
     return nct_summary("tst_http");
