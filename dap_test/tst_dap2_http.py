@@ -49,7 +49,8 @@ def main():
         nctst.skip("no reference ncdump")
     os.makedirs(work, exist_ok=True)
     nc = nctst.load_lib(lib)
-    with run_http.server(data, work) as (port, _login):
+    with run_http.server(data, work) as ports:
+        port = ports[0]
         base = "http://127.0.0.1:%d/" % port
         for n in SAMPLE:
             for opt in (["-h"], []):
