@@ -6,7 +6,7 @@
  * NC_EEMPTY).  Writes go to a temporary file in the target's directory that
  * is renamed over the target, so a reader never sees half an object; a
  * chunk written in part (write_runs) is updated in its file in place, or
- * made beside it and renamed when new.  Reads
+ * made beside it (its blocks allocated at once) and renamed when new.  Reads
  * use pread straight into the caller's buffer.  errno is translated here:
  * ENOENT/ENOTDIR/EISDIR -> NC_EEMPTY (no object), EACCES/EPERM -> NC_EPERM
  * on writes and NC_EACCESS on reads, ENAMETOOLONG -> NC_EINVAL, ENOMEM ->
@@ -689,6 +689,20 @@ pwrite_runs(int fd, size_t n, const NCZ_run *runs, int fresh)
     return stat;
 }
 
+/* A new file of size zero bytes: its blocks allocated at once where the
+ * file system can (the runs then fill them without a reservation per
+ * block, as the whole write of the chunk would have filled them), else a
+ * hole.  -1 with errno on failure. */
+static int
+presize(int fd, uint64_t size)
+{
+#ifdef __linux__
+    if (size > 0 && fallocate(fd, 0, 0, (off_t)size) == 0)
+        return 0;
+#endif
+    return ftruncate(fd, (off_t)size);
+}
+
 /* In place: the object's own file when it is a regular file of size
  * bytes with no other name (a hard link elsewhere keeps its bytes, as a
  * whole write would leave them); else a temporary of size zero bytes with
@@ -722,7 +736,7 @@ file_write_runs(NCZ_map *map, const char *key, uint64_t size, size_t n, const NC
     /* A link, a special file, no permission...: the whole write decides. */
     if (errno != ENOENT || file_wbegin(map, key, &h) != NC_NOERR)
         return NC_EEXIST;
-    if (ftruncate(((fwrite_h *)h)->fd, (off_t)size) != 0)
+    if (presize(((fwrite_h *)h)->fd, size) != 0)
         stat = errno == EFBIG || errno == ENOSPC || errno == EDQUOT ? NC_EIO : errno_to_nc(errno, 1);
     else
         stat = pwrite_runs(((fwrite_h *)h)->fd, n, runs, 1);
