@@ -159,9 +159,23 @@ def run_ncdump(datadir, workdir):
         write(os.path.join(home, ".ncrc"), rc)
         got = ncdump(["-h", "http://127.0.0.1:%d/edl/123.nc" % port], env, home)
         nctst.check(got[0] == 0 and got[1] == want[1], "Earthdata flow: %s" % (got,))
-        # A 404 fails cleanly.
-        got = ncdump(["-h", "http://127.0.0.1:%d/nosuchdataset" % port], env, home)
-        nctst.check(got[0] != 0, "missing dataset must fail: %s" % (got,))
+        # The error each status gives upstream: what nchttp.h returns (the
+        # texts of nc_strerror for those codes).
+        for path, text in (("e404/123.nc", "NetCDF: file not found"),
+                           ("nosuchdataset", "NetCDF: file not found"),
+                           ("e401/123.nc", "NetCDF: Access failure"),
+                           ("auth/123.nc", "NetCDF: Access failure"),
+                           ("e400/123.nc", "NetCDF: Access failure"),
+                           ("e403/123.nc", "NetCDF: Authorization failure"),
+                           ("e500/123.nc", "NetCDF: DAP server error"),
+                           ("e503/123.nc", "NetCDF: DAP server error"),
+                           ("daperr/123.nc", "NetCDF: DAP server error")):
+            got = ncdump(["-h", "http://127.0.0.1:%d/%s" % (port, path)], env, home)
+            nctst.check(got[0] != 0 and got[2].rstrip().endswith(text),
+                        "%s: want %r, got %s" % (path, text, got[2]))
+        got = ncdump(["-h", "http://127.0.0.1:1/x"], env, home)
+        nctst.check(got[0] != 0 and got[2].rstrip().endswith("NetCDF: I/O failure"),
+                    "no connection: %s" % (got[2],))
     nctst.finish("dap_http_ncdump")
 
 

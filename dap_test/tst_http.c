@@ -166,7 +166,7 @@ test_redirects(void)
     for (i = 0; i < 22; i++)
         strcat(path, "/r302");
     strcat(path, "/123.nc.dds");
-    EXPECT(nch_get(s, url("%s", path), &b), NC_ECURL);
+    EXPECT(nch_get(s, url("%s", path), &b), NC_EIO);
     CHECK(b.len == 0, "nothing kept of a redirect loop");
     nch_buf_free(&b);
     nch_session_close(s);
@@ -180,7 +180,7 @@ test_auth(void)
     char u[1024];
     /* No credentials: the challenge is an error. */
     MUST(nch_session_open(url("/auth/123.nc", ""), &s));
-    EXPECT(nch_get(s, url("/auth/%s", "123.nc.dds"), &b), NC_EAUTH);
+    EXPECT(nch_get(s, url("/auth/%s", "123.nc.dds"), &b), NC_EACCESS);
     CHECK(nch_last_status(s) == 401, "401 status %ld", nch_last_status(s));
     CHECK(strstr(nch_last_error(s), "authorization required") != NULL, "server text kept: %s",
           nch_last_error(s));
@@ -196,7 +196,7 @@ test_auth(void)
     /* Wrong password in the URL. */
     snprintf(u, sizeof(u), "http://tiggeruser:wrong@127.0.0.1:%d/auth/123.nc", port);
     MUST(nch_session_open(u, &s));
-    EXPECT(nch_get(s, url("/auth/%s", "123.nc.dds"), &b), NC_EAUTH);
+    EXPECT(nch_get(s, url("/auth/%s", "123.nc.dds"), &b), NC_EACCESS);
     nch_session_close(s);
     /* Credentials in a request URL. */
     MUST(nch_session_open(url("/123.nc", ""), &s));
@@ -205,7 +205,7 @@ test_auth(void)
     CHECK(same_as_file(&b, "123.nc.das"), "request URL credentials");
     nch_buf_free(&b);
     /* ... used for that request only. */
-    EXPECT(nch_get(s, url("/auth/%s", "123.nc.das"), &b), NC_EAUTH);
+    EXPECT(nch_get(s, url("/auth/%s", "123.nc.das"), &b), NC_EACCESS);
     nch_session_close(s);
     /* HTTP.CREDENTIALS.USERPASSWORD for [127.0.0.1:PORT/auth/gzip]. */
     MUST(nch_session_open(url("/auth/gzip/123.nc", ""), &s));
@@ -230,7 +230,7 @@ test_cookies(void)
     size_t n = 0;
     unsigned char *j;
     MUST(nch_session_open(url("/setcookie/123.nc", ""), &s));
-    EXPECT(nch_get(s, url("/needcookie/%s", "123.nc.das"), &b), NC_EACCESS);
+    EXPECT(nch_get(s, url("/needcookie/%s", "123.nc.das"), &b), NC_EAUTH);
     CHECK(nch_last_status(s) == 403, "403 status %ld", nch_last_status(s));
     OK(nch_get(s, url("/setcookie/%s", "123.nc.das"), &b));
     nch_buf_free(&b);
@@ -284,14 +284,14 @@ test_errors(void)
         {"/e404/123.nc.dds", NC_ENOTFOUND, 404},
         {"/nosuch.dds", NC_ENOTFOUND, 404},
         {"/nosuchfile.bin", NC_ENOTFOUND, 404},
-        {"/e401/123.nc.dds", NC_EAUTH, 401},
-        {"/e403/123.nc.dds", NC_EACCESS, 403},
-        {"/e400/123.nc.dds", NC_EDAPURL, 400},
+        {"/e401/123.nc.dds", NC_EACCESS, 401},
+        {"/e403/123.nc.dds", NC_EAUTH, 403},
+        {"/e400/123.nc.dds", NC_EACCESS, 400},
         {"/e500/123.nc.dds", NC_EDAPSVC, 500},
         {"/e503/123.nc.dds", NC_EDAPSVC, 503},
         {"/daperr/123.nc.dods", NC_EDAPSVC, 200},
         {"/daperr500/123.nc.dods", NC_EDAPSVC, 500},
-        {"/123.nc.dods?bears", NC_EDAPURL, 400},
+        {"/123.nc.dods?bears", NC_EACCESS, 400},
     };
     nch_session *s = NULL;
     nch_buf b = {0};
@@ -323,7 +323,7 @@ test_errors(void)
     nch_session_close(s);
     /* Nobody listens on port 1. */
     MUST(nch_session_open("http://127.0.0.1:1/x", &s));
-    EXPECT(nch_get(s, "http://127.0.0.1:1/x.dds", &b), NC_ECURL);
+    EXPECT(nch_get(s, "http://127.0.0.1:1/x.dds", &b), NC_EIO);
     CHECK(nch_last_error(s)[0] != '\0', "connect error text");
     nch_session_close(s);
     /* Not URLs. */
@@ -348,11 +348,11 @@ test_truncation(void)
     nch_session *s = NULL;
     nch_buf b = {0};
     MUST(nch_session_open(url("/123.nc", ""), &s));
-    EXPECT(nch_get(s, url("/cut/%s", "123.nc.dods"), &b), NC_ECURL);
+    EXPECT(nch_get(s, url("/cut/%s", "123.nc.dods"), &b), NC_EIO);
     CHECK(b.len == 0, "no partial body kept (%zu bytes)", b.len);
-    EXPECT(nch_get(s, url("/cutchunked/%s", "123.nc.dods"), &b), NC_ECURL);
+    EXPECT(nch_get(s, url("/cutchunked/%s", "123.nc.dods"), &b), NC_EIO);
     CHECK(b.len == 0, "no partial chunked body kept (%zu bytes)", b.len);
-    EXPECT(nch_get(s, url("/gzip/cut/%s", "123.nc.dods"), &b), NC_ECURL);
+    EXPECT(nch_get(s, url("/gzip/cut/%s", "123.nc.dods"), &b), NC_EIO);
     CHECK(b.len == 0, "no partial gzip body kept");
     /* A body that ends with its connection is whole. */
     OK(nch_get(s, url("/nolength/%s", "123.nc.dods"), &b));
@@ -370,14 +370,14 @@ test_timeouts(void)
     /* HTTP.TIMEOUT=2 for these paths; the server waits 10 s. */
     MUST(nch_session_open(url("/stall/123.nc", ""), &s));
     t0 = now();
-    EXPECT(nch_get(s, url("/stall/%s", "123.nc.dds"), &b), NC_ECURL);
+    EXPECT(nch_get(s, url("/stall/%s", "123.nc.dds"), &b), NC_EIO);
     CHECK(now() - t0 < 6.0, "stall timed out in %.1f s", now() - t0);
     CHECK(strstr(nch_last_error(s), "imeout") != NULL || strstr(nch_last_error(s), "timed out"),
           "timeout text: %s", nch_last_error(s));
     nch_session_close(s);
     MUST(nch_session_open(url("/stallbody/123.nc", ""), &s));
     t0 = now();
-    EXPECT(nch_get(s, url("/stallbody/%s", "123.nc.dods"), &b), NC_ECURL);
+    EXPECT(nch_get(s, url("/stallbody/%s", "123.nc.dods"), &b), NC_EIO);
     CHECK(now() - t0 < 6.0, "stalled body timed out in %.1f s", now() - t0);
     CHECK(b.len == 0, "nothing kept of a stalled body");
     nch_buf_free(&b);
@@ -429,7 +429,7 @@ test_stream(void)
     CHECK(a.calls == 0, "DAP error body not streamed (%d calls)", a.calls);
     EXPECT(nch_get_stream(s, url("/e404/%s", "123.nc.dods"), sink, &a), NC_ENOTFOUND);
     CHECK(a.calls == 0, "404 body not streamed");
-    EXPECT(nch_get_stream(s, url("/cut/%s", "123.nc.dods"), sink, &a), NC_ECURL);
+    EXPECT(nch_get_stream(s, url("/cut/%s", "123.nc.dods"), sink, &a), NC_EIO);
     nch_buf_free(&a.b);
     /* A body shorter than the look-ahead. */
     memset(&a, 0, sizeof(a));
@@ -513,7 +513,7 @@ test_tls(void)
     static const struct {
         const char *scope;
         int want;
-    } cases[] = {{"", NC_ECURL}, {"/k-noverify", NC_NOERR}, {"/k-ca", NC_NOERR}, {"/k-validate", NC_NOERR}};
+    } cases[] = {{"", NC_EIO}, {"/k-noverify", NC_NOERR}, {"/k-ca", NC_NOERR}, {"/k-validate", NC_NOERR}};
     nch_session *s = NULL;
     nch_buf b = {0};
     char u[256];

@@ -755,23 +755,24 @@ header_cb(char *p, size_t size, size_t nmemb, void *arg)
 
 /* ---- requests ---- */
 
+/* As upstream's DAP2 client answers (the reference ncdump's messages): 401
+ * "Access failure", 403 "Authorization failure", 404 "file not found", 5xx
+ * "DAP server error", any other 4xx "Access failure". */
 int
 nch_status_error(long status)
 {
     if (status < 400)
         return NC_NOERR;
     switch (status) {
-    case 400:
-        return NC_EDAPURL;
     case 401:
-        return NC_EAUTH;
-    case 403:
         return NC_EACCESS;
+    case 403:
+        return NC_EAUTH;
     case 404:
     case 410:
         return NC_ENOTFOUND;
     default:
-        return status >= 500 ? NC_EDAPSVC : NC_EDAP;
+        return status >= 500 ? NC_EDAPSVC : NC_EACCESS;
     }
 }
 
@@ -788,11 +789,12 @@ curl_error(CURLcode c)
     case CURLE_REMOTE_FILE_NOT_FOUND:
         return NC_ENOTFOUND;
     case CURLE_LOGIN_DENIED:
-        return NC_EAUTH;
     case CURLE_REMOTE_ACCESS_DENIED:
         return NC_EACCESS;
     default:
-        return NC_ECURL;
+        /* No connection, a timeout, a body cut short, TLS, too many
+         * redirects: upstream's "I/O failure". */
+        return NC_EIO;
     }
 }
 
@@ -985,7 +987,7 @@ nch_get_range(nch_session *s, const char *url, unsigned long long off, size_t n,
     s->range_off = off;
     s->range_n = n;
     stat = run(s, url);
-    if (s->status == 416 && stat != NC_ECURL) {
+    if (s->status == 416 && stat == nch_status_error(416)) {
         /* The range starts at or past the end of the object: no bytes. */
         stat = NC_NOERR;
     }

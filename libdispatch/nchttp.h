@@ -12,11 +12,12 @@
  * Cookies live in one jar per process shared by every session (and, with
  * HTTP.COOKIEJAR, in that file too).
  *
- * Errors: every function returns an NC_* code.  HTTP 404 (and 410) ->
- * NC_ENOTFOUND; 401 -> NC_EAUTH; 403 -> NC_EACCESS; 400 -> NC_EDAPURL;
- * 5xx or a DAP2 "Error { ... }" body -> NC_EDAPSVC; a transfer that fails
- * (no connection, timeout, a body cut short, bad TLS) -> NC_ECURL; an
- * invalid URL -> NC_EURL.  A failed request appends nothing to the
+ * Errors: every function returns an NC_* code, as upstream's DAP2 client
+ * does: HTTP 404 (and 410) -> NC_ENOTFOUND; 401 -> NC_EACCESS; 403 ->
+ * NC_EAUTH; other 4xx -> NC_EACCESS; 5xx or a DAP2 "Error { ... }" body ->
+ * NC_EDAPSVC; a transfer that fails (no connection, a timeout, a body cut
+ * short, TLS, too many redirects) -> NC_EIO; an invalid URL -> NC_EURL;
+ * curl that cannot start -> NC_ECURL.  A failed request appends nothing to the
  * caller's buffer.  nch_last_error() keeps the server's error text (or
  * curl's message) of the session's last request for logging.
  *
