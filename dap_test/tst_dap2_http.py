@@ -6,9 +6,11 @@
 
 - our ncdump prints over http what the reference ncdump prints over http and
   what ours prints over file:// (-h and data);
-- requests: ncdump -h of a dataset is 2 requests (DDS and DAS); a strided
-  nc_get_vars is one constrained request, and its values are those of the
-  same read over file://; a read of a whole variable is one request;
+- requests: ncdump -h of a dataset is 2 requests (DDS and DAS), plain
+  ncdump 3 (and one prefetch of the small variables); a strided nc_get_vars
+  is one request (the prefetch, or with #noprefetch one constrained request)
+  with the values of the same read over file://; a whole variable is then
+  read from the prefetch, or once and then from the response cache;
 - a constrained .dods the server builds with dap2subset.py decodes to the
   values of the unconstrained response (the subsetter checked on its own).
 Exit 77 when the reference ncdump or the HTTP layer is missing.
@@ -65,34 +67,72 @@ def main():
         orc, _ = run([ours, "-h", base + "test.03"])
         c = counts(port)
         nctst.check(orc == 0 and c.get("total") == 2, "ncdump -h: %s requests (want 2)" % c)
-        # a strided read: one constrained request, the values of file://
-        ncid, varid = ctypes.c_int(), ctypes.c_int()
+        # plain ncdump: DDS, DAS and one prefetch of the small variables
+        counts(port, reset=True)
+        orc, _ = run([ours, base + "test.03"])
+        c = counts(port)
+        nctst.check(orc == 0 and c.get("total") == 3, "ncdump: %s requests (want 3)" % c)
+        # strided reads, with and without the prefetch
         fid, fvar = ctypes.c_int(), ctypes.c_int()
-        nctst.check(nc.nc_open((base + "test.03").encode(), 0, ctypes.byref(ncid)) == 0, "open http")
         nctst.check(nc.nc_open(("file://%s/test.03" % data).encode(), 0, ctypes.byref(fid)) == 0,
                     "open file://")
-        nc.nc_inq_varid(ncid, b"ui32", ctypes.byref(varid))
         nc.nc_inq_varid(fid, b"ui32", ctypes.byref(fvar))
         start = (ctypes.c_size_t * 5)(1, 0, 1, 0, 1)
         count = (ctypes.c_size_t * 5)(1, 2, 2, 3, 1)
         stride = (ctypes.c_ssize_t * 5)(1, 2, 2, 1, 1)
-        got = (ctypes.c_int * 12)()
         want = (ctypes.c_int * 12)()
-        counts(port, reset=True)
-        s1 = nc.nc_get_vars_int(ncid, varid, start, count, stride, got)
-        c = counts(port)
-        s2 = nc.nc_get_vars_int(fid, fvar, start, count, stride, want)
-        nctst.check(s1 == 0 and s2 == 0, "strided reads: %d %d" % (s1, s2))
-        nctst.check(c.get("total") == 1, "strided nc_get_vars: %s requests (want 1)" % c)
-        nctst.check(list(got) == list(want), "strided values %s, want %s" % (list(got), list(want)))
-        # a whole variable: one request
-        counts(port, reset=True)
-        whole = (ctypes.c_int * 144)()
-        nctst.check(nc.nc_get_var_int(ncid, varid, whole) == 0, "whole read")
-        c = counts(port)
-        nctst.check(c.get("total") == 1, "nc_get_var: %s requests (want 1)" % c)
-        nc.nc_close(ncid)
+        wantall = (ctypes.c_int * 144)()
+        nctst.check(nc.nc_get_vars_int(fid, fvar, start, count, stride, want) == 0, "file:// read")
+        nctst.check(nc.nc_get_var_int(fid, fvar, wantall) == 0, "file:// whole read")
+        for frag, strided, whole, again in (("", 1, 0, 0), ("#noprefetch", 1, 1, 0)):
+            ncid, varid = ctypes.c_int(), ctypes.c_int()
+            url = base + "test.03" + frag
+            if not nctst.check(nc.nc_open(url.encode(), 0, ctypes.byref(ncid)) == 0, "open " + url):
+                continue
+            nc.nc_inq_varid(ncid, b"ui32", ctypes.byref(varid))
+            got = (ctypes.c_int * 12)()
+            counts(port, reset=True)
+            s1 = nc.nc_get_vars_int(ncid, varid, start, count, stride, got)
+            c = counts(port)
+            nctst.check(s1 == 0 and list(got) == list(want), "%s: strided values %s, want %s"
+                        % (url, list(got), list(want)))
+            nctst.check(c.get("total") == strided, "%s: strided nc_get_vars: %s requests (want %d)"
+                        % (url, c, strided))
+            gotall = (ctypes.c_int * 144)()
+            for n, label in ((whole, "first"), (again, "second")):
+                counts(port, reset=True)
+                s1 = nc.nc_get_var_int(ncid, varid, gotall)
+                c = counts(port)
+                nctst.check(s1 == 0 and list(gotall) == list(wantall), "%s: whole values" % url)
+                nctst.check(c.get("total") == n, "%s: %s nc_get_var: %s requests (want %d)"
+                            % (url, label, c, n))
+            nc.nc_close(ncid)
         nc.nc_close(fid)
+        # a large variable (fnoc1.nc u, 5712 values, not prefetched): a
+        # strided read after the prefetch is one constrained request
+        ids = [(ctypes.c_int(), ctypes.c_int()) for _ in range(2)]
+        urls = [base + "fnoc1.nc", "file://%s/fnoc1.nc" % data]
+        vals = []
+        for (ncid, varid), url in zip(ids, urls):
+            if not nctst.check(nc.nc_open(url.encode(), 0, ctypes.byref(ncid)) == 0, "open " + url):
+                return nctst.finish("tst_dap2_http")
+            nc.nc_inq_varid(ncid, b"u", ctypes.byref(varid))
+            small, lat = (ctypes.c_float * 17)(), ctypes.c_int()
+            nc.nc_inq_varid(ncid, b"lat", ctypes.byref(lat))
+            nctst.check(nc.nc_get_var_float(ncid, lat, small) == 0, url + ": lat")
+            start = (ctypes.c_size_t * 3)(1, 2, 3)
+            count = (ctypes.c_size_t * 3)(3, 4, 5)
+            stride = (ctypes.c_ssize_t * 3)(5, 3, 4)
+            got = (ctypes.c_short * 60)()
+            counts(port, reset=True)
+            nctst.check(nc.nc_get_vars_short(ncid, varid, start, count, stride, got) == 0,
+                        url + ": strided read")
+            c = counts(port)
+            if url.startswith("http"):
+                nctst.check(c.get("total") == 1, "fnoc1.nc u strided: %s requests (want 1)" % c)
+            vals.append(list(got))
+            nc.nc_close(ncid)
+        nctst.check(vals[0] == vals[1], "fnoc1.nc u: http %s, file:// %s" % (vals[0][:6], vals[1][:6]))
     nctst.finish("tst_dap2_http")
 
 

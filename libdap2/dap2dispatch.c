@@ -47,6 +47,10 @@ d2_free(D2file *f)
         return;
     d2_meta_free(f);
     d2_remote_close(f);
+    d2_node_free(f->prefetchresp);
+    for (size_t i = 0; i < f->ncached; i++)
+        d2_node_free(f->cached[i].resp);
+    free(f->cached);
     d2_node_free(f->dds);
     d2_das_free(f->das);
     d2_node_free(f->data);
@@ -58,6 +62,47 @@ d2_free(D2file *f)
 }
 
 /* ---- open and close ------------------------------------------------------------ */
+
+/* A size parameter with an optional K, M or G suffix (upstream's
+ * getlimitnumber); 0 when absent or not a number. */
+static size_t
+limit_param(const D2file *f, const char *key)
+{
+    const char *v = d2_param(f, key);
+    unsigned long long n = 0, mult = 1;
+    size_t len;
+    if (v == NULL || (len = strlen(v)) == 0)
+        return 0;
+    switch (v[len - 1]) {
+    case 'G': case 'g': mult = 1ull << 30; break;
+    case 'M': case 'm': mult = 1ull << 20; break;
+    case 'K': case 'k': mult = 1ull << 10; break;
+    default: break;
+    }
+    if (sscanf(v, "%llu", &n) != 1 || n > SIZE_MAX / mult)
+        return 0;
+    return (size_t)(n * mult);
+}
+
+/* Upstream's defaults and the client parameters that change them: lazy
+ * prefetch of variables of at most 4096 values, a cache of whole-variable
+ * responses of at most 100 entries and 100 MiB. */
+static void
+controls(D2file *f)
+{
+    size_t n;
+    f->cache = 1;
+    f->prefetch = 1;
+    if (d2_param_check(f, "cache", NULL))
+        f->cache = 1;
+    else if (d2_param_check(f, "nocache", NULL))
+        f->cache = 0;
+    if (d2_param_check(f, "noprefetch", NULL) && !d2_param_check(f, "prefetch", NULL))
+        f->prefetch = 0;
+    f->smalllimit = (n = limit_param(f, "smallsizelimit")) ? n : 4096;
+    f->cachelimit = (n = limit_param(f, "cachelimit")) ? n : (size_t)100 << 20;
+    f->cachecount = (n = limit_param(f, "cachecount")) ? n : 100;
+}
 
 static int
 D2_open(const char *path, int mode, int basepe, size_t *chunksizehintp, void *parameters,
@@ -85,6 +130,7 @@ D2_open(const char *path, int mode, int basepe, size_t *chunksizehintp, void *pa
     f->recdimid = -1;
     if ((stat = d2_url_parse(path, f)))
         goto done;
+    controls(f);
     if (!f->isfile && (stat = d2_remote_open(f)))
         goto done;
     /* the DDS: NAME.dds, else the DDS part of NAME.dods */
@@ -471,6 +517,97 @@ constrainable(const D2node *v)
     return 1;
 }
 
+/* The lazy prefetch (upstream's rule): at the first read, one request for
+ * every variable outside sequences with at most smalllimit values, whole. */
+static int
+prefetch(D2file *f)
+{
+    int stat;
+    const D2node **vars;
+    size_t n = 0;
+    f->prefetched = 1;
+    if ((vars = calloc(f->nvars ? f->nvars : 1, sizeof *vars)) == NULL)
+        return NC_ENOMEM;
+    for (size_t i = 0; i < f->nvars; i++) {
+        D2var *v = &f->vars[i];
+        int inseq = 0;
+        for (const D2node *p = v->node->parent; p; p = p->parent)
+            if (p->kind == D2_SEQUENCE)
+                inseq = 1;
+        if (!inseq && v->nelems <= f->smalllimit)
+            vars[n++] = v->node;
+    }
+    stat = n ? d2_fetch_vars(f, vars, n, 0, NULL, NULL, NULL, &f->prefetchresp, NULL) : NC_NOERR;
+    free(vars);
+    if (stat)
+        return stat;
+    for (size_t i = 0; n && i < f->nvars; i++) {
+        D2var *v = &f->vars[i];
+        D2node *col;
+        int inseq = 0;
+        for (const D2node *p = v->node->parent; p; p = p->parent)
+            if (p->kind == D2_SEQUENCE)
+                inseq = 1;
+        if (!inseq && v->nelems <= f->smalllimit
+            && find_node(f->prefetchresp, v->node, &col) == NC_NOERR && col->ncol == v->nelems)
+            v->inprefetch = 1;
+    }
+    return NC_NOERR;
+}
+
+/* The column of a whole variable: from the response cache, else one
+ * request (kept in the cache, least recently used responses dropped to
+ * stay within cachecount and cachelimit). */
+static int
+cached_var(D2file *f, const D2var *v, D2node **colp)
+{
+    int stat;
+    D2node *resp = NULL, *col;
+    size_t size = 0;
+    const D2node *one = v->node;
+    for (size_t i = f->ncached; i-- > 0;) {
+        if (f->cached[i].var == v->node) {
+            D2cached c = f->cached[i];
+            memmove(f->cached + i, f->cached + i + 1, (f->ncached - i - 1) * sizeof c);
+            f->cached[f->ncached - 1] = c;  /* most recently used last */
+            return find_node(c.resp, v->node, colp);
+        }
+    }
+    if ((stat = d2_fetch_vars(f, &one, 1, 0, NULL, NULL, NULL, &resp, &size)))
+        return stat;
+    if ((stat = find_node(resp, v->node, &col)) || col->ncol != v->nelems) {
+        d2_node_free(resp);
+        return stat ? stat : NC_EDATADDS;
+    }
+    if (!f->cache) {
+        /* keep only the last response */
+        for (size_t i = 0; i < f->ncached; i++)
+            d2_node_free(f->cached[i].resp);
+        f->ncached = 0;
+        f->cachesize = 0;
+    }
+    while (f->ncached > 0
+           && (f->cachesize + size > f->cachelimit || f->ncached + 1 > f->cachecount)) {
+        f->cachesize -= f->cached[0].size;
+        d2_node_free(f->cached[0].resp);
+        memmove(f->cached, f->cached + 1, (f->ncached - 1) * sizeof *f->cached);
+        f->ncached--;
+    }
+    D2cached *nc = realloc(f->cached, (f->ncached + 1) * sizeof *nc);
+    if (nc == NULL) {
+        d2_node_free(resp);
+        return NC_ENOMEM;
+    }
+    f->cached = nc;
+    f->cached[f->ncached].var = v->node;
+    f->cached[f->ncached].resp = resp;
+    f->cached[f->ncached].size = size;
+    f->ncached++;
+    f->cachesize += size;
+    *colp = col;
+    return NC_NOERR;
+}
+
 static int
 D2_get_vars(int ncid, int varid, const size_t *start, const size_t *count,
             const ptrdiff_t *stride, void *value, nc_type memtype)
@@ -513,18 +650,34 @@ D2_get_vars(int ncid, int varid, const size_t *start, const size_t *count,
         return NC_NOERR;
     nd = v->ndims - (v->isstring ? 1 : 0);
     es = ncx_memlen(v->type);
-    if (!f->isfile && constrainable(v->node)) {
-        /* one constrained request for exactly the selection */
-        if ((stat = d2_fetch_var(f, v->node, nd, start, count, st, &resp)))
+    if (!f->isfile && f->prefetch && !f->prefetched && (stat = prefetch(f)))
+        return stat;
+    if (v->inprefetch) {
+        if ((stat = find_node(f->prefetchresp, v->node, &col)))
             return stat;
-        if ((stat = find_node(resp, v->node, &col)))
-            goto done;
-        size_t want = 1;
+        if (col->ncol != v->nelems)
+            return NC_EDATADDS;
+    } else if (!f->isfile && constrainable(v->node)) {
+        int whole = 1;
         for (size_t i = 0; i < nd; i++)
-            want *= count[i];
-        if (col->ncol != want) {
-            stat = NC_EDATADDS;
-            goto done;
+            if (start[i] != 0 || count[i] != shape[i] || (count[i] > 1 && st[i] != 1))
+                whole = 0;
+        if (whole && (stat = cached_var(f, v, &col)))
+            return stat;
+        if (!whole) {
+            /* one constrained request for exactly the selection */
+            const D2node *one = v->node;
+            if ((stat = d2_fetch_vars(f, &one, 1, nd, start, count, st, &resp, NULL)))
+                return stat;
+            if ((stat = find_node(resp, v->node, &col)))
+                goto done;
+            size_t want = 1;
+            for (size_t i = 0; i < nd; i++)
+                want *= count[i];
+            if (col->ncol != want) {
+                stat = NC_EDATADDS;
+                goto done;
+            }
         }
     } else {
         if ((stat = d2_load_data(f)))

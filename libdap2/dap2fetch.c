@@ -108,85 +108,98 @@ d2_remote_close(D2file *f)
     f->http = NULL;
 }
 
-/* Appends a DAP name to a constraint, %-encoding what is not a letter,
- * digit, '_' or '-'. */
+/* A growing string. */
+typedef struct Sb {
+    char *s;
+    size_t len, cap;
+} Sb;
+
 static int
-append_name(char **bufp, size_t *lenp, size_t *capp, const char *s)
+sb_add(Sb *b, const char *t, size_t n)
 {
-    for (; *s; s++) {
-        char enc[4];
-        unsigned char c = (unsigned char)*s;
-        int n;
-        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-            || c == '_' || c == '-')
-            n = snprintf(enc, sizeof enc, "%c", c);
-        else
-            n = snprintf(enc, sizeof enc, "%%%02X", c);
-        if (*lenp + (size_t)n + 2 > *capp) {
-            size_t ncap = *capp * 2 + 64;
-            char *nb = realloc(*bufp, ncap);
-            if (nb == NULL)
-                return NC_ENOMEM;
-            *bufp = nb;
-            *capp = ncap;
-        }
-        memcpy(*bufp + *lenp, enc, (size_t)n + 1);
-        *lenp += (size_t)n;
+    if (b->len + n + 1 > b->cap) {
+        size_t ncap = (b->cap + n + 1) * 2;
+        char *ns = realloc(b->s, ncap);
+        if (ns == NULL)
+            return NC_ENOMEM;
+        b->s = ns;
+        b->cap = ncap;
     }
+    memcpy(b->s + b->len, t, n);
+    b->len += n;
+    b->s[b->len] = '\0';
     return NC_NOERR;
 }
 
-int
-d2_fetch_var(D2file *f, const D2node *v, size_t nd, const size_t *start, const size_t *count,
-             const ptrdiff_t *stride, D2node **respp)
+/* Appends a DAP name, %-encoding what is not a letter, digit, '_' or '-'. */
+static int
+sb_name(Sb *b, const char *s)
 {
     int stat = NC_NOERR;
-    const D2node *path[D2_MAX_DEPTH + 2];
-    size_t depth = 0, len = 0, cap = 0, off, blen = 0;
-    char *url = NULL;
-    unsigned char *buf = NULL;
-    D2node *resp = NULL;
+    for (; *s && stat == NC_NOERR; s++) {
+        unsigned char c = (unsigned char)*s;
+        char enc[4];
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+            || c == '_' || c == '-') {
+            stat = sb_add(b, (const char *)&c, 1);
+        } else {
+            snprintf(enc, sizeof enc, "%%%02X", c);
+            stat = sb_add(b, enc, 3);
+        }
+    }
+    return stat;
+}
 
+/* The projection of one variable: its path below the dataset, and when
+ * start is not NULL a hyperslab [first:stride:last] per dimension (nd). */
+static int
+sb_projection(Sb *b, const D2node *v, size_t nd, const size_t *start, const size_t *count,
+              const ptrdiff_t *stride)
+{
+    const D2node *path[D2_MAX_DEPTH + 2];
+    size_t depth = 0;
+    int stat;
     for (const D2node *p = v; p && p->kind != D2_DATASET; p = p->parent) {
         if (depth >= D2_MAX_DEPTH + 1)
             return NC_EDATADDS;
         path[depth++] = p;
     }
-    len = strlen(f->base);
-    cap = len + 64;
-    if ((url = malloc(cap)) == NULL) {
-        stat = NC_ENOMEM;
-        goto done;
-    }
-    memcpy(url, f->base, len);
-    memcpy(url + len, ".dods?", 7);
-    len += 6;
     while (depth > 0) {
-        const D2node *p = path[--depth];
-        if ((stat = append_name(&url, &len, &cap, p->name)))
-            goto done;
-        if (depth > 0) {
-            url[len++] = '.';  /* room: append_name leaves at least one byte */
-            url[len] = '\0';
-        }
+        if ((stat = sb_name(b, path[--depth]->name)))
+            return stat;
+        if (depth > 0 && (stat = sb_add(b, ".", 1)))
+            return stat;
     }
-    for (size_t i = 0; i < nd; i++) {
+    for (size_t i = 0; start != NULL && i < nd; i++) {
         char dim[96];
         size_t last = start[i] + (count[i] - 1) * (size_t)stride[i];
         int n = snprintf(dim, sizeof dim, "[%zu:%zu:%zu]", start[i], (size_t)stride[i], last);
-        if (len + (size_t)n + 1 > cap) {
-            char *nb = realloc(url, cap * 2 + (size_t)n + 1);
-            if (nb == NULL) {
-                stat = NC_ENOMEM;
-                goto done;
-            }
-            url = nb;
-            cap = cap * 2 + (size_t)n + 1;
-        }
-        memcpy(url + len, dim, (size_t)n + 1);
-        len += (size_t)n;
+        if ((stat = sb_add(b, dim, (size_t)n)))
+            return stat;
     }
-    if ((stat = http_get(f, url, &buf, &blen)))
+    return NC_NOERR;
+}
+
+int
+d2_fetch_vars(D2file *f, const D2node *const *vars, size_t nvars, size_t nd,
+              const size_t *start, const size_t *count, const ptrdiff_t *stride,
+              D2node **respp, size_t *sizep)
+{
+    int stat = NC_NOERR;
+    Sb url = {NULL, 0, 0};
+    size_t off, blen = 0;
+    unsigned char *buf = NULL;
+    D2node *resp = NULL;
+
+    if ((stat = sb_add(&url, f->base, strlen(f->base))) || (stat = sb_add(&url, ".dods?", 6)))
+        goto done;
+    for (size_t i = 0; i < nvars; i++) {
+        if (i > 0 && (stat = sb_add(&url, ",", 1)))
+            goto done;
+        if ((stat = sb_projection(&url, vars[i], nd, nvars == 1 ? start : NULL, count, stride)))
+            goto done;
+    }
+    if ((stat = http_get(f, url.s, &buf, &blen)))
         goto done;
     if ((stat = d2_find_data(buf, blen, &off)))
         goto done;
@@ -195,11 +208,13 @@ d2_fetch_var(D2file *f, const D2node *v, size_t nd, const size_t *start, const s
     if ((stat = d2_decode(resp, buf + off, blen - off)))
         goto done;
     *respp = resp;
+    if (sizep)
+        *sizep = blen;
     resp = NULL;
 done:
     d2_node_free(resp);
     free(buf);
-    free(url);
+    free(url.s);
     return stat;
 }
 

@@ -29,7 +29,15 @@ typedef struct D2var {
     int isstring;
     size_t strlen;           /* string variables: the last dimension's length */
     size_t nelems;           /* values excluding the string dimension */
+    int inprefetch;          /* held whole by the prefetch response */
 } D2var;
+
+/* A response holding one variable whole (http(s) response cache). */
+typedef struct D2cached {
+    const D2node *var;       /* the variable's DDS node */
+    D2node *resp;            /* the decoded response */
+    size_t size;             /* its size in bytes */
+} D2cached;
 
 /* Per-node state of the mapping (D2node.map). */
 typedef struct D2nm {
@@ -74,7 +82,18 @@ typedef struct D2file {
     int recdimid;            /* -1 if none */
     size_t numrecs;
     size_t defaultstrlen;
-    void *http;              /* remote state (dap2remote.c), NULL for file:// */
+    void *http;              /* the HTTP session (nchttp.h), NULL for file:// */
+    /* http(s): prefetch of small variables and the response cache */
+    int prefetch;            /* prefetch at the first read ("prefetch", default on) */
+    int prefetched;          /* the prefetch was made (or tried) */
+    D2node *prefetchresp;    /* its response */
+    size_t smalllimit;       /* prefetch variables of at most this many values */
+    int cache;               /* keep whole-variable responses ("cache", default on) */
+    D2cached *cached;        /* least recently used first */
+    size_t ncached;
+    size_t cachesize;        /* bytes held */
+    size_t cachelimit;       /* "cachelimit", default 100 MiB */
+    size_t cachecount;       /* "cachecount", default 100 */
 } D2file;
 
 /* dap2url.c */
@@ -96,9 +115,12 @@ int d2_load_data(D2file *f);
 /* http(s): the session (at open) and its end (at close). */
 int d2_remote_open(D2file *f);
 void d2_remote_close(D2file *f);
-/* http(s): one constrained request for v[start:stride:last]... (nd
- * dimensions); *respp gets the decoded response (free with d2_node_free). */
-int d2_fetch_var(D2file *f, const D2node *v, size_t nd, const size_t *start,
-                 const size_t *count, const ptrdiff_t *stride, D2node **respp);
+/* http(s): one request URL.dods?PROJECTIONS for the variables vars (whole),
+ * or for one variable with the hyperslab start/count/stride over its nd
+ * dimensions when nvars is 1 and start is not NULL.  *respp gets the
+ * decoded response (free with d2_node_free), *sizep its size in bytes. */
+int d2_fetch_vars(D2file *f, const D2node *const *vars, size_t nvars, size_t nd,
+                  const size_t *start, const size_t *count, const ptrdiff_t *stride,
+                  D2node **respp, size_t *sizep);
 
 #endif /* DAP2INT_H */
