@@ -87,6 +87,7 @@ def settings(workdir, port, tlsport, cert):
         "[%s/stallbody]HTTP.TIMEOUT=2" % hp,
         "[%s/auth/gzip]HTTP.CREDENTIALS.USERPASSWORD=%s:%s" % (hp, USER, PASSWORD),
         "[%s/auth/deflate]HTTP.NETRC=%s" % (hp, os.path.join(workdir, "netrc_data")),
+        "[%s/auth/k-nonetrc]HTTP.NETRC=" % hp,
         "[%s/setcookie]HTTP.COOKIEJAR=%s" % (hp, jar),
         "[%s/_echo]HTTP.USERAGENT=tst_http/1" % hp,
         "[nowhere.invalid:9]HTTP.PROXY.SERVER=http://%s" % hp,
@@ -106,7 +107,12 @@ def settings(workdir, port, tlsport, cert):
 def run_c(exe, datadir, workdir):
     tls = make_cert(workdir)
     with server(datadir, workdir, tls=tls) as (port, login, tlsport):
-        env = dict(os.environ)
+        # $HOME/.netrc has the data host: never read unless HTTP.NETRC names it.
+        home = os.path.join(workdir, "home")
+        os.makedirs(home, exist_ok=True)
+        write(os.path.join(home, ".netrc"),
+              "machine 127.0.0.1 login %s password %s\n" % (USER, PASSWORD))
+        env = dict(os.environ, HOME=home)
         env["NCRCENV_RC"] = settings(workdir, port, tlsport, tls[0] if tls else None)
         env.pop("NCRCENV_IGNORE", None)
         for k in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "all_proxy"):

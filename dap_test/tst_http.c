@@ -7,6 +7,8 @@
  *   [127.0.0.1:PORT/stall]HTTP.TIMEOUT=2 (and /stallbody)
  *   [127.0.0.1:PORT/auth/gzip]HTTP.CREDENTIALS.USERPASSWORD=tiggeruser:tigger
  *   [127.0.0.1:PORT/auth/deflate]HTTP.NETRC=WORKDIR/netrc_data
+ *   [127.0.0.1:PORT/auth/k-nonetrc]HTTP.NETRC= (none; $HOME/.netrc has
+ *   the data host's credentials and must not be read)
  *   [127.0.0.1:PORT/setcookie]HTTP.COOKIEJAR=WORKDIR/jar
  *   [127.0.0.1:PORT/_echo]HTTP.USERAGENT=tst_http/1
  *   [nowhere.invalid:9]HTTP.PROXY.SERVER=http://127.0.0.1:PORT
@@ -218,6 +220,10 @@ test_auth(void)
     OK(nch_get(s, url("/auth/deflate/%s", "123.nc.dds"), &b));
     CHECK(same_as_file(&b, "123.nc.dds"), ".netrc credentials");
     nch_buf_free(&b);
+    nch_session_close(s);
+    /* No HTTP.NETRC: $HOME/.netrc is not read. */
+    MUST(nch_session_open(url("/auth/k-nonetrc/123.nc", ""), &s));
+    EXPECT(nch_get(s, url("/auth/k-nonetrc/%s", "123.nc.dds"), &b), NC_EACCESS);
     nch_session_close(s);
 }
 

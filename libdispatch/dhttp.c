@@ -463,11 +463,16 @@ configure(nch_session *s)
     free(v);
     v = NULL;
 
-    /* .netrc: the named file, else curl's default ($HOME/.netrc); it answers
-     * for hosts the URL and keys give no credentials for (a login host). */
-    SETOPT(CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
-    if ((stat = set_str_key(s, CURLOPT_NETRC_FILE, (const char *const[]){"HTTP.NETRC", NULL})))
-        goto done;
+    /* .netrc: only the file HTTP.NETRC names (as upstream: never curl's
+     * default $HOME/.netrc); it answers for the hosts the URL and keys give
+     * no credentials for (a login host).  Optional, so that credentials in
+     * the URL still count. */
+    if ((v = nch_session_key(s, "HTTP.NETRC")) != NULL && *v != '\0') {
+        SETOPT(CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
+        SETOPT(CURLOPT_NETRC_FILE, v);
+    }
+    free(v);
+    v = NULL;
 
     /* Credentials: the URL's, else USERNAME+PASSWORD, else USERPASSWORD. */
     if (s->user == NULL) {
