@@ -31,6 +31,8 @@ Switches are leading path words, consumed left to right, any combination:
   cut               announce the whole length, send half, close
   cutchunked        chunked body that stops without its last chunk
   nolength          no Content-Length: the body ends when the connection does
+  badgzip           say Content-Encoding: gzip and send bytes that are not gzip
+  liar              announce a Content-Length of 8 GiB, send the body, close
   norange           ignore Range (answer 200 with the whole body)
   k-ANYTHING        nothing: lets a test scope .ncrc settings by path
 Endpoints: /_count (JSON {path: n, "total": n} of the requests so far, the
@@ -64,7 +66,7 @@ REDIRECTS = {"r301": 301, "r302": 302, "r307": 307}
 STATUSES = {"e400": 400, "e401": 401, "e403": 403, "e404": 404, "e500": 500, "e503": 503}
 SWITCHES = set(REDIRECTS) | set(STATUSES) | {
     "gzip", "deflate", "auth", "setcookie", "needcookie", "edl", "daperr", "daperr500",
-    "stall", "stallbody", "cut", "cutchunked", "nolength", "norange"}
+    "stall", "stallbody", "cut", "cutchunked", "nolength", "norange", "badgzip", "liar"}
 KINDS = {".dds": ("dds", "text/plain", "dods-dds"),
          ".das": ("das", "text/plain", "dods-das"),
          ".dods": ("dods", "application/octet-stream", "dods-data")}
@@ -312,7 +314,10 @@ class Handler(BaseHTTPRequestHandler):
         else:
             headers.append(("Accept-Ranges", "bytes"))
         accept = self.headers.get("Accept-Encoding", "")
-        if "gzip" in sw and "gzip" in accept and status == 200:
+        if "badgzip" in sw:
+            body = b"\x1f\x8b\x08\x00 this is not a gzip stream " + body[:64]
+            headers.append(("Content-Encoding", "gzip"))
+        elif "gzip" in sw and "gzip" in accept and status == 200:
             body = gzip.compress(body)
             headers.append(("Content-Encoding", "gzip"))
         elif "deflate" in sw and "deflate" in accept and status == 200:
@@ -342,6 +347,18 @@ class Handler(BaseHTTPRequestHandler):
             self.end_headers()
             if not head:
                 self.wfile.write(body)
+            self.close_connection = True
+            return None
+        if "liar" in sw:
+            self.send_response(status)
+            self.send_header("Content-Type", ctype)
+            self.send_header("Content-Length", str(8 << 30))
+            for k, v in headers:
+                self.send_header(k, v)
+            self.end_headers()
+            if not head:
+                self.wfile.write(body)
+                self.wfile.flush()
             self.close_connection = True
             return None
         if "cut" in sw or "stallbody" in sw:

@@ -360,6 +360,11 @@ test_truncation(void)
     CHECK(b.len == 0, "no partial chunked body kept (%zu bytes)", b.len);
     EXPECT(nch_get(s, url("/gzip/cut/%s", "123.nc.dods"), &b), NC_EIO);
     CHECK(b.len == 0, "no partial gzip body kept");
+    /* A body that is not what its coding says; a length that lies. */
+    EXPECT(nch_get(s, url("/badgzip/%s", "123.nc.dods"), &b), NC_EIO);
+    CHECK(b.len == 0, "nothing kept of a bad gzip body");
+    EXPECT(nch_get(s, url("/liar/%s", "123.nc.dods"), &b), NC_EIO);
+    CHECK(b.len == 0, "nothing kept of a body shorter than announced");
     /* A body that ends with its connection is whole. */
     OK(nch_get(s, url("/nolength/%s", "123.nc.dods"), &b));
     CHECK(same_as_file(&b, "123.nc.dods"), "body without length");
@@ -461,6 +466,9 @@ test_range_head(void)
     OK(nch_head(s, url("/%s", "123.nc.dods"), &len));
     CHECK(len == (long long)n, "HEAD length %lld, want %zu", len, n);
     EXPECT(nch_head(s, url("/e404/%s", "123.nc.dods"), &len), NC_ENOTFOUND);
+    len = 0;
+    OK(nch_head(s, url("/nolength/%s", "123.nc.dods"), &len));
+    CHECK(len == -1, "HEAD without a length: %lld", len);
     OK(nch_get_range(s, url("/%s", "123.nc.dods"), 10, 100, &b));
     CHECK(b.len == 100 && memcmp(b.data, f + 10, 100) == 0, "range 10+100");
     CHECK(nch_last_status(s) == 206, "206 status %ld", nch_last_status(s));
