@@ -35,7 +35,12 @@
 #else
 #define DAP2_IMPL NULL
 #endif
-/* DAP4, HTTP byte ranges, HDF4 and PnetCDF have rows but no layer
+#if NC_ENABLE_DAP4
+#define DAP4_IMPL (&NCD4_format_impl)
+#else
+#define DAP4_IMPL NULL
+#endif
+/* HTTP byte ranges, HDF4 and PnetCDF have rows but no layer
  * yet (CMake refuses their options): their files and URLs are recognised
  * and NC_ENOTBUILT. */
 #define CDF5_OFF (!NC_ENABLE_CDF5)
@@ -92,6 +97,7 @@ const NC_Format NC_formats[] = {
         .variants = {{NC_FORMAT_NETCDF4, 0, NULL, 0, 0}},
         .modekeys = "dap4",
         .schemes = "dap4",
+        .impl = DAP4_IMPL,
     },
     {
         .model = NC_FORMATX_DAP2,

@@ -501,7 +501,8 @@ nc4_find_grp(int ncid, NC4_file **fp, NC4_grp **gp)
         return stat;
     /* Only the model's own formats hang an NC4_file on the record (a
      * classic ncid can arrive here, e.g. as inq_type_equal's second file). */
-    if (nc->model != NC_FORMATX_NC_HDF5 && nc->model != NC_FORMATX_NCZARR)
+    if (nc->model != NC_FORMATX_NC_HDF5 && nc->model != NC_FORMATX_NCZARR
+        && nc->model != NC_FORMATX_DAP4)
         return NC_ENOTNC4;
     f = (NC4_file *)nc->dispatchdata;
     if (f == NULL || f->nc != nc)

@@ -1,0 +1,739 @@
+/* d4dispatch.c: the DAP4 layer's dispatch table, open/close and reads.
+ *
+ * URLs (docs/dap4.md): dap4://host/path is http://host/path; an http(s)
+ * URL with "#dap4", "#mode=dap4" or "#protocol=dap4"; file:///path/NAME
+ * reads the recorded NAME.dmr and NAME.dap.  Parameters in the query or
+ * the fragment: dap4.ce (or dap4.constraint), dap4.checksum=true|false;
+ * their values are percent-decoded once.
+ *
+ * Open reads the DMR only (one request).  A read of a variable over http
+ * is one request, URL.dap?dap4.ce=/VAR[start:stride:last]..., whose slice
+ * is kept in a small cache; file:// URLs (and http URLs with the user's
+ * own constraint) decode the whole data response once and serve every
+ * read from it.
+ */
+#include "config.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include "ncdispatch.h"
+#include "ncx.h"
+#include "d4int.h"
+#if NC_HAVE_HTTP
+#include "nchttp.h"
+#endif
+
+/* ---- URL ------------------------------------------------------------------------- */
+
+static int
+hexval(int c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+/* n bytes of s, %XX decoded once. */
+static char *
+pct_decode(const char *s, size_t n)
+{
+    char *out = malloc(n + 1), *q = out;
+    if (out == NULL)
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        int a, b;
+        if (s[i] == '%' && i + 2 < n && (a = hexval((unsigned char)s[i + 1])) >= 0
+            && (b = hexval((unsigned char)s[i + 2])) >= 0) {
+            *q++ = (char)(a * 16 + b);
+            i += 2;
+        } else {
+            *q++ = s[i];
+        }
+    }
+    *q = '\0';
+    return out;
+}
+
+/* Every byte but unreserved ones and '/' as %XX. */
+static char *
+pct_encode(const char *s)
+{
+    size_t n = strlen(s);
+    char *out = malloc(3 * n + 1), *q = out;
+    if (out == NULL)
+        return NULL;
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
+            || strchr("-._~/", c))
+            *q++ = (char)c;
+        else
+            q += sprintf(q, "%%%02X", c);
+    }
+    *q = '\0';
+    return out;
+}
+
+/* One "key=value" of the query or fragment. */
+static int
+url_param(D4file *d, const char *s, size_t n)
+{
+    const char *eq = memchr(s, '=', n);
+    size_t kl = eq ? (size_t)(eq - s) : n;
+    const char *v = eq ? eq + 1 : s + n;
+    size_t vl = eq ? n - kl - 1 : 0;
+    if ((kl == 8 && strncasecmp(s, "dap4.ce=", 8) == 0)
+        || (kl == 15 && strncasecmp(s, "dap4.constraint", 15) == 0)
+        || (kl == 7 && strncasecmp(s, "dap4.ce", 7) == 0)) {
+        free(d->ce);
+        if ((d->ce = pct_decode(v, vl)) == NULL)
+            return NC_ENOMEM;
+        if (d->ce[0] == '\0') {
+            free(d->ce);
+            d->ce = NULL;
+        }
+    } else if (kl == 13 && strncasecmp(s, "dap4.checksum", 13) == 0) {
+        d->checksum = (vl == 4 && strncasecmp(v, "true", 4) == 0) || (vl == 1 && v[0] == '1');
+    }
+    return NC_NOERR;
+}
+
+static int
+url_params(D4file *d, const char *s, size_t n)
+{
+    int stat = NC_NOERR;
+    while (n > 0 && !stat) {
+        const char *amp = memchr(s, '&', n);
+        size_t l = amp ? (size_t)(amp - s) : n;
+        stat = url_param(d, s, l);
+        s += l;
+        n -= l;
+        if (n > 0) {
+            s++;
+            n--;
+        }
+    }
+    return stat;
+}
+
+static int
+url_parse(const char *url, D4file *d)
+{
+    const char *h = strchr(url, '#');
+    const char *end = h ? h : url + strlen(url);
+    const char *q = memchr(url, '?', (size_t)(end - url));
+    size_t n = (size_t)((q ? q : end) - url);
+    int stat;
+
+    if (q && (stat = url_params(d, q + 1, (size_t)(end - q - 1))))
+        return stat;
+    if (h && (stat = url_params(d, h + 1, strlen(h + 1))))
+        return stat;
+    if (n > 7 && strncasecmp(url, "file://", 7) == 0) {
+        d->isfile = 1;
+        d->base = pct_decode(url + 7, n - 7);
+    } else if ((n > 7 && strncasecmp(url, "http://", 7) == 0)
+               || (n > 8 && strncasecmp(url, "https://", 8) == 0)) {
+        d->base = strndup(url, n);
+    } else if (n > 7 && strncasecmp(url, "dap4://", 7) == 0) {
+        if ((d->base = malloc(n + 1)) != NULL)
+            snprintf(d->base, n + 1, "http://%.*s", (int)(n - 7), url + 7);
+    } else {
+        return NC_EURL;
+    }
+    if (d->base == NULL)
+        return NC_ENOMEM;
+    if (d->base[0] == '\0' || d->base[strlen(d->base) - 1] == '/')
+        return NC_EURL;
+    return NC_NOERR;
+}
+
+/* ---- fetching --------------------------------------------------------------------- */
+
+static int
+read_file(const char *path, unsigned char **bufp, size_t *lenp)
+{
+    FILE *fp = fopen(path, "rb");
+    struct stat st;
+    unsigned char *buf;
+    if (fp == NULL)
+        return ENOENT;
+    if (fstat(fileno(fp), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0
+        || (unsigned long long)st.st_size > (1ULL << 40)) {
+        fclose(fp);
+        return ENOENT;
+    }
+    if ((buf = malloc((size_t)st.st_size + 1)) == NULL) {
+        fclose(fp);
+        return NC_ENOMEM;
+    }
+    size_t got = fread(buf, 1, (size_t)st.st_size, fp);
+    fclose(fp);
+    if (got != (size_t)st.st_size) {
+        free(buf);
+        return NC_EIO;
+    }
+    buf[got] = '\0';
+    *bufp = buf;
+    *lenp = got;
+    return NC_NOERR;
+}
+
+/* The response "dmr" or "dap"; ce (raw, not encoded) goes in the query. */
+static int
+fetch(D4file *d, const char *ext, const char *ce, unsigned char **bufp, size_t *lenp)
+{
+    char *url = NULL, *enc = NULL;
+    int stat;
+    if (d->isfile) {
+        size_t l = strlen(d->base) + strlen(ext) + 2;
+        if ((url = malloc(l)) == NULL)
+            return NC_ENOMEM;
+        snprintf(url, l, "%s.%s", d->base, ext);
+        stat = read_file(url, bufp, lenp);
+        free(url);
+        return stat == ENOENT ? NC_ENOTFOUND : stat;
+    }
+#if NC_HAVE_HTTP
+    {
+        size_t l;
+        nch_buf b = {0};
+        if (ce && (enc = pct_encode(ce)) == NULL)
+            return NC_ENOMEM;
+        l = strlen(d->base) + strlen(ext) + (enc ? strlen(enc) : 0) + 64;
+        if ((url = malloc(l)) == NULL) {
+            free(enc);
+            return NC_ENOMEM;
+        }
+        snprintf(url, l, "%s.%s?%s%s%sdap4.checksum=%s", d->base, ext, enc ? "dap4.ce=" : "",
+                 enc ? enc : "", enc ? "&" : "", d->checksum ? "true" : "false");
+        stat = nch_get(d->http, url, &b);
+        free(url);
+        free(enc);
+        if (stat) {
+            nch_buf_free(&b);
+            return stat;
+        }
+        *bufp = b.data;
+        *lenp = b.len;
+        return NC_NOERR;
+    }
+#else
+    (void)ce;
+    (void)enc;
+    return NC_ENOTBUILT;
+#endif
+}
+
+/* Decode a data response: the values of the variables listed in its DMR,
+ * each handed to take(dv, values, nvals) (which owns them after). */
+typedef int (*take_fn)(D4file *d, D4var *dv, void *vals, size_t nvals, void *arg);
+
+static size_t
+var_nvals(const NC4_var *var)
+{
+    size_t n = 1;
+    for (int i = 0; i < var->ndims; i++)
+        n *= var->dims[i]->len;
+    return n;
+}
+
+static D4var *
+find_fqn(D4file *d, const char *fqn)
+{
+    for (size_t i = 0; i < d->nvars; i++)
+        if (strcmp(d->vars[i].fqn, fqn) == 0)
+            return &d->vars[i];
+    return NULL;
+}
+
+/* nvals: values per variable of the response when it holds one variable
+ * (0: each variable's whole shape). */
+static int
+decode_response(D4file *d, unsigned char *buf, size_t len, size_t nvals, take_fn take, void *arg)
+{
+    char *dmr = NULL, **names = NULL;
+    size_t dmrlen = 0, datalen = 0, nnames = 0;
+    unsigned char *data;
+    int little = 1, hascrc = 0, stat;
+    const int one = 1;
+    D4dec dec = {.f = d->f};
+
+    stat = d4_dechunk(buf, len, &dmr, &dmrlen, &data, &datalen, &little);
+    if (stat)
+        goto done;
+    if ((stat = d4_dmr_vars(dmr, dmrlen, &names, &nnames, &hascrc)))
+        goto done;
+    dec.p = data;
+    dec.end = data + datalen;
+    dec.swap = little != (*(const char *)&one == 1);
+    for (size_t i = 0; i < nnames && !stat; i++) {
+        D4var *dv = find_fqn(d, names[i]);
+        void *vals;
+        size_t n;
+        if (dv == NULL) {
+            stat = NC_EDAP;
+            break;
+        }
+        n = nvals ? nvals : var_nvals(dv->var);
+        if ((stat = d4_decode_var(&dec, dv->var, n, hascrc || d->checksum, d->checksum, &vals)))
+            break;
+        stat = take(d, dv, vals, n, arg);
+    }
+done:
+    if (stat == NC_EDAPSVC && dmr)
+        fprintf(stderr, "DAP4 server error: %s\n", dmr);
+    free(dmr);
+    for (size_t i = 0; i < nnames; i++)
+        free(names[i]);
+    free(names);
+    return stat;
+}
+
+static int
+take_whole(D4file *d, D4var *dv, void *vals, size_t nvals, void *arg)
+{
+    (void)arg;
+    if (dv->whole) {
+        nc4_reclaim_values(d->f, dv->var->xtype, dv->whole, dv->nwhole);
+        free(dv->whole);
+    }
+    dv->whole = vals;
+    dv->nwhole = nvals;
+    return NC_NOERR;
+}
+
+/* file:// (or the user's constraint): the whole response, once. */
+static int
+load_all(D4file *d)
+{
+    unsigned char *buf = NULL;
+    size_t len = 0;
+    int stat;
+    if (d->loaded)
+        return NC_NOERR;
+    if ((stat = fetch(d, "dap", d->ce, &buf, &len)))
+        return stat;
+    stat = decode_response(d, buf, len, 0, take_whole, NULL);
+    free(buf);
+    if (stat == NC_NOERR)
+        d->loaded = 1;
+    return stat;
+}
+
+/* ---- the slice cache (http) ---------------------------------------------------------- */
+
+static void
+slice_free(D4file *d, D4slice *s)
+{
+    if (s->data) {
+        nc4_reclaim_values(d->f, s->dv->var->xtype, s->data, s->nvals);
+        free(s->data);
+    }
+    d->cachebytes -= s->bytes;
+    free(s->ce);
+    memset(s, 0, sizeof *s);
+}
+
+void
+d4_cache_clear(D4file *d)
+{
+    for (size_t i = 0; i < D4_CACHE_ENTRIES; i++)
+        if (d->cache[i].ce)
+            slice_free(d, &d->cache[i]);
+}
+
+typedef struct SliceArg {
+    D4var *want;
+    void *vals;
+    size_t nvals;
+} SliceArg;
+
+static int
+take_slice(D4file *d, D4var *dv, void *vals, size_t nvals, void *arg)
+{
+    SliceArg *a = arg;
+    if (dv != a->want || a->vals != NULL) {
+        nc4_reclaim_values(d->f, dv->var->xtype, vals, nvals);
+        free(vals);
+        return NC_EDAP;
+    }
+    a->vals = vals;
+    a->nvals = nvals;
+    return NC_NOERR;
+}
+
+/* The slice ce of dv (nvals values), from the cache or the server. */
+static int
+get_slice(D4file *d, D4var *dv, const char *ce, size_t nvals, const void **valsp)
+{
+    D4slice *slot = NULL;
+    unsigned char *buf = NULL;
+    size_t len = 0;
+    SliceArg a = {.want = dv};
+    int stat;
+
+    for (size_t i = 0; i < D4_CACHE_ENTRIES; i++) {
+        if (d->cache[i].ce && strcmp(d->cache[i].ce, ce) == 0) {
+            d->cache[i].stamp = ++d->clock;
+            *valsp = d->cache[i].data;
+            return NC_NOERR;
+        }
+    }
+    if ((stat = fetch(d, "dap", ce, &buf, &len)))
+        return stat;
+    stat = decode_response(d, buf, len, nvals, take_slice, &a);
+    free(buf);
+    if (stat == NC_NOERR && (a.vals == NULL || a.nvals != nvals))
+        stat = NC_EDAP;
+    if (stat) {
+        if (a.vals) {
+            nc4_reclaim_values(d->f, dv->var->xtype, a.vals, a.nvals);
+            free(a.vals);
+        }
+        return stat;
+    }
+    /* the least recently used slot; older ones go while over the budget */
+    size_t bytes = nvals * nc4_type_size(d->f, dv->var->xtype);
+    for (size_t i = 0; i < D4_CACHE_ENTRIES; i++)
+        if (slot == NULL || d->cache[i].ce == NULL || d->cache[i].stamp < slot->stamp) {
+            slot = &d->cache[i];
+            if (slot->ce == NULL)
+                break;
+        }
+    if (slot->ce)
+        slice_free(d, slot);
+    while (d->cachebytes + bytes > D4_CACHE_BYTES) {
+        D4slice *old = NULL;
+        for (size_t i = 0; i < D4_CACHE_ENTRIES; i++)
+            if (d->cache[i].ce && (old == NULL || d->cache[i].stamp < old->stamp))
+                old = &d->cache[i];
+        if (old == NULL)
+            break;
+        slice_free(d, old);
+    }
+    if ((slot->ce = strdup(ce)) == NULL) {
+        nc4_reclaim_values(d->f, dv->var->xtype, a.vals, nvals);
+        free(a.vals);
+        return NC_ENOMEM;
+    }
+    slot->dv = dv;
+    slot->data = a.vals;
+    slot->nvals = nvals;
+    slot->bytes = bytes;
+    slot->stamp = ++d->clock;
+    d->cachebytes += bytes;
+    *valsp = a.vals;
+    return NC_NOERR;
+}
+
+/* ---- open and close ------------------------------------------------------------------ */
+
+static void
+d4_free(D4file *d)
+{
+    if (d == NULL)
+        return;
+    d4_cache_clear(d);
+    for (size_t i = 0; i < d->nvars; i++) {
+        if (d->vars[i].whole) {
+            nc4_reclaim_values(d->f, d->vars[i].var->xtype, d->vars[i].whole, d->vars[i].nwhole);
+            free(d->vars[i].whole);
+        }
+        free(d->vars[i].fqn);
+    }
+    free(d->vars);
+#if NC_HAVE_HTTP
+    if (d->http)
+        nch_session_close(d->http);
+#endif
+    free(d->base);
+    free(d->ce);
+    free(d);
+}
+
+static int
+d4_close_storage(NC4_file *f, int abort, void *params)
+{
+    (void)abort;
+    (void)params;
+    D4file *d = f->fmt;
+    d4_free(d);
+    f->fmt = NULL;
+    for (size_t i = 0; i < f->ngrps; i++)
+        for (size_t k = 0; f->grps[i] && k < f->grps[i]->vars.n; k++)
+            ((NC4_var *)f->grps[i]->vars.items[k])->fmt = NULL;
+    nc4_file_free(f);
+    return NC_NOERR;
+}
+
+static const NC4_storage_ops d4_ops = {
+    .close = d4_close_storage,
+};
+
+static int
+D4_open(const char *path, int mode, int basepe, size_t *chunksizehintp, void *parameters,
+        const NC_Dispatch *table, int ncid)
+{
+    NC *nc;
+    NC4_file *f = NULL;
+    D4file *d = NULL;
+    unsigned char *buf = NULL;
+    size_t len = 0;
+    int stat;
+
+    (void)basepe;
+    (void)chunksizehintp;
+    (void)parameters;
+    (void)table;
+    if (mode & NC_WRITE)
+        return NC_EPERM;
+    if ((stat = NC_check_id(ncid, &nc)))
+        return stat;
+    if ((d = calloc(1, sizeof *d)) == NULL)
+        return NC_ENOMEM;
+    if ((stat = url_parse(path, d)))
+        goto fail;
+#if NC_HAVE_HTTP
+    if (!d->isfile && (stat = nch_session_open(d->base, &d->http)))
+        goto fail;
+#else
+    if (!d->isfile) {
+        stat = NC_ENOTBUILT;
+        goto fail;
+    }
+#endif
+    if ((stat = nc4_file_new(nc, nc->ext_ncid, mode & ~NC_WRITE, NC_FORMATX_DAP4, &d4_ops, &f)))
+        goto fail;
+    d->f = f;
+    f->fmt = d;
+    f->readonly = 1;
+    f->format = NC_FORMAT_NETCDF4;
+    /* The DMR: NAME.dmr, else the DMR at the head of NAME.dap */
+    stat = fetch(d, "dmr", d->ce, &buf, &len);
+    if (stat == NC_NOERR) {
+        stat = d4_build(d, (const char *)buf, len);
+    } else if (stat == NC_ENOTFOUND && d->isfile) {
+        char *dmr = NULL;
+        unsigned char *data;
+        size_t dmrlen = 0, datalen;
+        int little;
+        if ((stat = fetch(d, "dap", NULL, &buf, &len)))
+            goto fail;
+        stat = d4_dechunk(buf, len, &dmr, &dmrlen, &data, &datalen, &little);
+        if (stat == NC_NOERR)
+            stat = d4_build(d, dmr, dmrlen);
+        free(dmr);
+    }
+    free(buf);
+    buf = NULL;
+    if (stat)
+        goto fail;
+    return NC_NOERR;
+fail:
+    free(buf);
+    if (f) {
+        f->fmt = NULL;
+        nc4_file_free(f);
+        nc->dispatchdata = NULL;
+    }
+    d4_free(d);
+    return stat == NC_ENOTFOUND ? ENOENT : stat;
+}
+
+/* ---- reads ------------------------------------------------------------------------------ */
+
+static int
+D4_get_vars(int ncid, int varid, const size_t *start, const size_t *count, const ptrdiff_t *stride,
+            void *value, nc_type memtype)
+{
+    NC4_file *f;
+    NC4_var *var;
+    D4file *d;
+    D4var *dv;
+    size_t shape[NC_MAX_VAR_DIMS], st[NC_MAX_VAR_DIMS], cnt[NC_MAX_VAR_DIMS];
+    ptrdiff_t sd[NC_MAX_VAR_DIMS];
+    size_t nvals = 1, size;
+    nc_type xtype, srctype;
+    void *tmp = NULL;
+    const void *src;
+    int stat, ndims;
+
+    if ((stat = nc4_find_var(ncid, varid, &f, NULL, &var)))
+        return stat;
+    d = f->fmt;
+    dv = var->fmt;
+    if (d == NULL || dv == NULL)
+        return NC_ENOTVAR;
+    xtype = var->xtype;
+    ndims = var->ndims;
+    nc4_var_shape(var, shape);
+    for (int i = 0; i < ndims; i++) {
+        st[i] = start ? start[i] : 0;
+        cnt[i] = count ? count[i] : shape[i];
+        sd[i] = stride ? stride[i] : 1;
+        if (sd[i] <= 0)
+            return NC_ESTRIDE;
+        if (st[i] > shape[i])
+            return NC_EINVALCOORDS;
+        if (cnt[i] > 0 && (cnt[i] - 1 > (shape[i] - st[i] - 1) / (size_t)sd[i] || st[i] == shape[i]))
+            return st[i] == shape[i] ? NC_EINVALCOORDS : NC_EEDGE;
+        nvals *= cnt[i];
+    }
+    /* the type the values are converted from */
+    srctype = xtype;
+    if (xtype >= NC_FIRSTUSERTYPEID) {
+        NC4_type *ty;
+        if ((stat = nc4_find_type(f, xtype, &ty)))
+            return stat;
+        if (memtype != NC_NAT && memtype != xtype) {
+            if (ty->tclass != NC_ENUM)
+                return NC_EBADTYPE;
+            srctype = ty->base;
+        }
+    }
+    if (memtype == NC_NAT)
+        memtype = xtype;
+    if ((memtype == NC_CHAR) != (srctype == NC_CHAR) && memtype != xtype)
+        return NC_ECHAR;
+    if (memtype != xtype && (memtype == NC_STRING) != (srctype == NC_STRING))
+        return NC_EBADTYPE;
+    if (memtype >= NC_FIRSTUSERTYPEID && memtype != xtype)
+        return NC_EBADTYPE;
+    if (nvals == 0)
+        return NC_NOERR;
+    size = nc4_type_size(f, xtype);
+
+    if (d->isfile || d->ce) {
+        /* gather the slice from the whole variable */
+        if ((stat = load_all(d)))
+            return stat;
+        if (dv->whole == NULL || dv->nwhole != var_nvals(var))
+            return NC_EDAP;
+        if ((tmp = malloc(nvals * size)) == NULL)
+            return NC_ENOMEM;
+        size_t idx[NC_MAX_VAR_DIMS] = {0}, out = 0;
+        size_t run = ndims ? cnt[ndims - 1] : 1;
+        int contiguous = ndims == 0 || sd[ndims - 1] == 1;
+        for (;;) {
+            size_t off = 0;
+            for (int i = 0; i < ndims; i++)
+                off = off * shape[i] + st[i] + idx[i] * (size_t)sd[i];
+            if (contiguous) {
+                memcpy((char *)tmp + out * size, (char *)dv->whole + off * size, run * size);
+                out += run;
+            } else {
+                for (size_t k = 0; k < run; k++)
+                    memcpy((char *)tmp + (out + k) * size,
+                           (char *)dv->whole + (off + k * (size_t)sd[ndims - 1]) * size, size);
+                out += run;
+            }
+            int i = ndims - 2;
+            for (; i >= 0; i--) {
+                if (++idx[i] < cnt[i])
+                    break;
+                idx[i] = 0;
+            }
+            if (i < 0)
+                break;
+        }
+        src = tmp;
+    } else {
+        /* one constrained request: /fqn[first:stride:last]... */
+        size_t cap = strlen(dv->fqn) + 64 * (size_t)ndims + 1, l;
+        char *ce = malloc(cap);
+        if (ce == NULL)
+            return NC_ENOMEM;
+        l = (size_t)snprintf(ce, cap, "%s", dv->fqn);
+        for (int i = 0; i < ndims; i++)
+            l += (size_t)snprintf(ce + l, cap - l, "[%zu:%td:%zu]", st[i], sd[i],
+                                  st[i] + (cnt[i] - 1) * (size_t)sd[i]);
+        stat = get_slice(d, dv, ce, nvals, &src);
+        free(ce);
+        if (stat)
+            return stat;
+    }
+    /* to the caller: deep copies of pointer values; conversion of numbers */
+    if (memtype == xtype) {
+        if (nc4_type_has_pointers(f, xtype))
+            stat = nc4_copy_values(f, xtype, src, value, nvals);
+        else
+            memcpy(value, src, nvals * size);
+    } else {
+        stat = ncx_convert(srctype, src, memtype, value, nvals);
+    }
+    free(tmp);
+    return stat;
+}
+
+static int
+D4_get_vara(int ncid, int varid, const size_t *start, const size_t *count, void *value,
+            nc_type memtype)
+{
+    return D4_get_vars(ncid, varid, start, count, NULL, value, memtype);
+}
+
+/* ---- read-only ----------------------------------------------------------------------------- */
+
+static int
+D4_put_vars(int ncid, int varid, const size_t *start, const size_t *count, const ptrdiff_t *stride,
+            const void *value, nc_type memtype)
+{
+    (void)varid; (void)start; (void)count; (void)stride; (void)value; (void)memtype;
+    int stat = nc4_find_grp(ncid, NULL, NULL);
+    return stat ? stat : NC_EPERM;
+}
+
+static int
+D4_rename_grp(int ncid, const char *name)
+{
+    (void)name;
+    int stat = nc4_find_grp(ncid, NULL, NULL);
+    return stat ? stat : NC_EPERM;
+}
+
+static int
+D4_set_var_chunk_cache(int ncid, int varid, size_t size, size_t nelems, float preemption)
+{
+    (void)size; (void)nelems; (void)preemption;
+    return nc4_find_var(ncid, varid, NULL, NULL, NULL);
+}
+
+static int
+D4_inq_filter_avail(int ncid, unsigned int id)
+{
+    (void)id;
+    int stat = nc4_find_grp(ncid, NULL, NULL);
+    return stat ? stat : NC_ENOFILTER;
+}
+
+static int
+D4_sync(int ncid)
+{
+    return nc4_find_grp(ncid, NULL, NULL);
+}
+
+/* The model answers what is not listed (nc4model.h); the file is opened
+ * read-only, so the model's defining slots answer NC_EPERM. */
+const NC_Dispatch *NCD4_dispatch_table = &(const NC_Dispatch){
+    .model = NC_FORMATX_DAP4,
+    NC4_MODEL_SLOTS,
+    NC4_MODEL_USER_TYPE_SLOTS,
+    .create = NC_RO_create,
+    .open = D4_open,
+    .sync = D4_sync,
+    .get_vara = D4_get_vara,
+    .put_vara = NC_RO_put_vara,
+    .get_vars = D4_get_vars,
+    .put_vars = D4_put_vars,
+    .inq_att = NC4_inq_att,
+    .get_att = NC4_get_att,
+    .rename_var = NC_RO_rename_var,
+    .rename_grp = D4_rename_grp,
+    .set_var_chunk_cache = D4_set_var_chunk_cache,
+    .inq_filter_avail = D4_inq_filter_avail,
+};

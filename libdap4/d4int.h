@@ -1,0 +1,98 @@
+/* d4int.h: the DAP4 client's private state (docs/dap4.md).
+ *
+ * Owns: one D4file per open dataset, hung on the model's NC4_file->fmt; the
+ * DMR parser (d4meta.c: XML -> the enhanced model), the chunked data
+ * response decoder (d4data.c) and the dispatch table (d4dispatch.c).
+ * The metadata is the model's (libsrc4): every inquiry is answered there;
+ * reads are served here.  Read-only: every modifying call is NC_EPERM.
+ *
+ * Errors: NC_EDMR for a DMR that is not one, NC_EDAP for data that does
+ * not match its DMR (short, inconsistent, a count too large), NC_EDAPSVC
+ * for a server's error chunk, NC_EDATADAP for a checksum mismatch.
+ * Sizes read from a response are checked against the bytes left before
+ * anything is allocated for them.
+ */
+#ifndef D4INT_H
+#define D4INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "nc4model.h"
+
+struct nch_session;
+
+/* Limits on what a response may ask of us. */
+#define D4_MAX_DEPTH 64          /* nesting of groups, structures, sequences */
+#define D4_CACHE_BYTES (64u << 20) /* decoded slices kept per open dataset */
+#define D4_CACHE_ENTRIES 32
+
+/* One top-level variable: what serves its reads. */
+typedef struct D4var {
+    NC4_var *var;
+    char *fqn;          /* "/g/v", escaped as a DAP4 constraint needs */
+    size_t index;       /* position among the top-level variables */
+    void *whole;        /* file:// : every value, decoded (memory form) */
+    size_t nwhole;
+} D4var;
+
+/* A decoded slice kept for later reads (http only). */
+typedef struct D4slice {
+    char *ce;           /* the constraint that fetched it */
+    D4var *dv;
+    void *data;         /* nvals values of the variable's type, memory form */
+    size_t nvals, bytes;
+    unsigned long stamp;
+} D4slice;
+
+typedef struct D4file {
+    NC4_file *f;
+    int isfile;          /* file:// : NAME.dmr and NAME.dap on disk */
+    char *base;          /* path (file) or URL (http) without query/fragment */
+    char *ce;            /* the user's dap4.ce constraint, decoded; NULL = none */
+    int checksum;        /* dap4.checksum=true: ask for and verify CRC32s */
+    struct nch_session *http;
+    D4var *vars;         /* top-level variables, in serialization order */
+    size_t nvars;
+    int loaded;          /* file:// : the whole response decoded */
+    D4slice cache[D4_CACHE_ENTRIES];
+    size_t cachebytes;
+    unsigned long clock;
+} D4file;
+
+/* ---- d4meta.c: the DMR ---- */
+/* Parse the DMR text (len bytes) into the model of f (root group empty);
+ * fills d->vars.  NC_EDMR for what is not a DMR, NC_ENOMEM. */
+int d4_build(D4file *d, const char *dmr, size_t len);
+/* Parse a DMR only to list its top-level variables' names (fqn, in
+ * serialization order) and whether any carries _DAP4_Checksum_CRC32; for
+ * the DMR at the head of a data response.  *names freed by the caller
+ * (each, then the array). */
+int d4_dmr_vars(const char *dmr, size_t len, char ***namesp, size_t *np, int *hascrcp);
+
+/* ---- d4data.c: the chunked data response ---- */
+/* Join the chunks of a data response in place: the DMR part goes to
+ * dmr and dmrlen (a NUL-terminated copy, caller frees), the data to
+ * data and datalen (inside buf).  An error chunk is NC_EDAPSVC (its text in
+ * dmr), a truncated response NC_EDAP. */
+int d4_dechunk(unsigned char *buf, size_t len, char **dmr, size_t *dmrlen,
+               unsigned char **data, size_t *datalen, int *little);
+/* CRC32 (IEEE) of n bytes, continuing from crc (0 to start). */
+uint32_t d4_crc32(uint32_t crc, const unsigned char *p, size_t n);
+/* Decoder over serialized data. */
+typedef struct D4dec {
+    const unsigned char *p, *end;
+    int swap;            /* data byte order differs from ours */
+    NC4_file *f;
+    int depth;
+} D4dec;
+/* Decode n values of xtype into out (zeroed, n * size bytes, memory form).
+ * On error what was decoded is reclaimed. */
+int d4_decode(D4dec *dec, nc_type xtype, size_t n, void *out);
+/* Decode one top-level variable of nvals values (its checksum after it
+ * when crc; verified when verify) into a new buffer. */
+int d4_decode_var(D4dec *dec, NC4_var *var, size_t nvals, int crc, int verify, void **outp);
+
+/* ---- d4dispatch.c ---- */
+void d4_cache_clear(D4file *d);
+
+#endif /* D4INT_H */
