@@ -57,6 +57,7 @@ d2_free(D2file *f)
     free(f->dods);
     free(f->base);
     free(f->query);
+    d2_projs_free(f);
     d2_params_free(f);
     free(f);
 }
@@ -131,6 +132,15 @@ D2_open(const char *path, int mode, int basepe, size_t *chunksizehintp, void *pa
     if ((stat = d2_url_parse(path, f)))
         goto done;
     controls(f);
+    if (f->query != NULL) {
+        /* file:// datasets take no constraint (upstream: NC_EDAPCONSTRAINT) */
+        if (f->isfile) {
+            stat = NC_EDAPCONSTRAINT;
+            goto done;
+        }
+        if ((stat = d2_parse_constraint(f)))
+            goto done;
+    }
     if (!f->isfile && (stat = d2_remote_open(f)))
         goto done;
     /* the DDS: NAME.dds, else the DDS part of NAME.dods */
@@ -155,6 +165,23 @@ D2_open(const char *path, int mode, int basepe, size_t *chunksizehintp, void *pa
             f->das = NULL;
         free(text);
         text = NULL;
+    }
+    if (f->das && f->query && !f->isfile) {
+        /* As upstream: the DAS meets the unconstrained DDS first, so that
+         * attributes of variables the constraint leaves out do not come
+         * back as global attributes. */
+        D2node *pattern = NULL;
+        char *q = f->query;
+        f->query = NULL;
+        stat = d2_fetch_text(f, "dds", &text, &len);
+        f->query = q;
+        if (stat == NC_NOERR && (stat = d2_parse_dds(text, len, &pattern, NULL)) == NC_NOERR)
+            stat = d2_merge_das(pattern, f->das);
+        d2_node_free(pattern);
+        free(text);
+        text = NULL;
+        if (stat)
+            goto done;
     }
     if (f->das && (stat = d2_merge_das(f->dds, f->das)))
         goto done;

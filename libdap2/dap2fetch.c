@@ -19,6 +19,17 @@
 #endif
 
 /* The whole file (plus a NUL byte, not counted).  ENOENT when missing. */
+/* base.ext, then "?query" when query is not NULL. */
+static char *
+with_query(const char *base, const char *ext, const char *query)
+{
+    size_t l = strlen(base) + strlen(ext) + (query ? strlen(query) + 1 : 0) + 2;
+    char *p = malloc(l);
+    if (p)
+        snprintf(p, l, "%s.%s%s%s", base, ext, query ? "?" : "", query ? query : "");
+    return p;
+}
+
 int
 d2_read_file(const char *path, unsigned char **bufp, size_t *lenp)
 {
@@ -153,9 +164,10 @@ sb_name(Sb *b, const char *s)
 /* The projection of one variable: its path below the dataset, and when
  * start is not NULL a hyperslab [first:stride:last] per dimension (nd). */
 static int
-sb_projection(Sb *b, const D2node *v, size_t nd, const size_t *start, const size_t *count,
-              const ptrdiff_t *stride)
+sb_projection(Sb *b, const D2file *f, const D2node *v, size_t nd, const size_t *start,
+              const size_t *count, const ptrdiff_t *stride)
 {
+    const D2proj *pr = d2_user_proj(f, v);
     const D2node *path[D2_MAX_DEPTH + 2];
     size_t depth = 0;
     int stat;
@@ -170,10 +182,28 @@ sb_projection(Sb *b, const D2node *v, size_t nd, const size_t *start, const size
         if (depth > 0 && (stat = sb_add(b, ".", 1)))
             return stat;
     }
-    for (size_t i = 0; start != NULL && i < nd; i++) {
+    if (pr != NULL && pr->nslab != v->rank)
+        pr = NULL;
+    if (start == NULL && pr != NULL)
+        nd = v->rank;  /* the whole variable as the user's constraint shaped it */
+    for (size_t i = 0; (start != NULL || pr != NULL) && i < nd; i++) {
         char dim[96];
-        size_t last = start[i] + (count[i] - 1) * (size_t)stride[i];
-        int n = snprintf(dim, sizeof dim, "[%zu:%zu:%zu]", start[i], (size_t)stride[i], last);
+        size_t first, step, last;
+        if (start != NULL) {
+            first = start[i];
+            step = (size_t)stride[i];
+            last = start[i] + (count[i] - 1) * step;
+            if (pr != NULL) {  /* indices of the user's view -> the dataset's */
+                first = pr->first[i] + first * pr->stride[i];
+                last = pr->first[i] + last * pr->stride[i];
+                step *= pr->stride[i];
+            }
+        } else {
+            first = pr->first[i];
+            step = pr->stride[i];
+            last = first + (pr->last[i] - first) / step * step;
+        }
+        int n = snprintf(dim, sizeof dim, "[%zu:%zu:%zu]", first, step, last);
         if ((stat = sb_add(b, dim, (size_t)n)))
             return stat;
     }
@@ -196,9 +226,11 @@ d2_fetch_vars(D2file *f, const D2node *const *vars, size_t nvars, size_t nd,
     for (size_t i = 0; i < nvars; i++) {
         if (i > 0 && (stat = sb_add(&url, ",", 1)))
             goto done;
-        if ((stat = sb_projection(&url, vars[i], nd, nvars == 1 ? start : NULL, count, stride)))
+        if ((stat = sb_projection(&url, f, vars[i], nd, nvars == 1 ? start : NULL, count, stride)))
             goto done;
     }
+    if (f->selection && (stat = sb_add(&url, f->selection, strlen(f->selection))))
+        goto done;
     if ((stat = http_get(f, url.s, &buf, &blen)))
         goto done;
     if ((stat = d2_find_data(buf, blen, &off)))
@@ -225,7 +257,9 @@ d2_fetch_text(D2file *f, const char *ext, char **textp, size_t *lenp)
     char *path;
     unsigned char *buf = NULL;
     if (!f->isfile) {
-        if ((path = with_ext(f->base, ext)) == NULL)
+        /* the DDS as the user's constraint shapes it; the DAS whole */
+        const char *q = strcmp(ext, "dds") == 0 ? f->query : NULL;
+        if ((path = with_query(f->base, ext, q)) == NULL)
             return NC_ENOMEM;
         stat = http_get(f, path, &buf, lenp);
         free(path);
@@ -254,10 +288,13 @@ d2_load_data(D2file *f)
     f->dataloaded = 1;
     if ((path = with_ext(f->base, "dods")) == NULL)
         return NC_ENOMEM;
-    if (f->isfile)
+    if (f->isfile) {
         stat = d2_read_file(path, &f->dods, &f->dodslen);
-    else
-        stat = http_get(f, path, &f->dods, &f->dodslen);
+    } else {
+        char *url = with_query(f->base, "dods", f->query);
+        stat = url ? http_get(f, url, &f->dods, &f->dodslen) : NC_ENOMEM;
+        free(url);
+    }
     free(path);
     if (stat)
         return stat;

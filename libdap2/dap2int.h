@@ -58,6 +58,15 @@ typedef struct D2nm {
     struct D2node *basevar;  /* a variable with the same name and shape */
 } D2nm;
 
+/* One projection of the user's constraint: a path of names, and the
+ * hyperslab given on its last name ([first:stride:last] per dimension). */
+typedef struct D2proj {
+    char **names;
+    size_t nnames;
+    size_t nslab;            /* 0: the whole variable */
+    size_t first[D2_MAX_RANK], stride[D2_MAX_RANK], last[D2_MAX_RANK];
+} D2proj;
+
 typedef struct D2param {
     char *key, *value;       /* value "" when the key had none */
 } D2param;
@@ -68,6 +77,9 @@ typedef struct D2file {
     int isfile;              /* file:// URL: read NAME.dds/.das/.dods from disk */
     char *base;              /* file: the path without extension; http: the URL without query/fragment */
     char *query;             /* the user's constraint expression, or NULL */
+    D2proj *projs;           /* its projections (http) */
+    size_t nprojs;
+    char *selection;         /* its selections ("&..."), passed on as they are, or NULL */
     D2param *params;         /* client parameters from the fragment and [..] prefixes */
     size_t nparams;
     D2node *dds;             /* the DDS the classic view was built from */
@@ -99,6 +111,12 @@ typedef struct D2file {
 /* dap2url.c */
 int d2_url_parse(const char *url, D2file *f);
 const char *d2_param(const D2file *f, const char *key);
+/* Parses f->query into f->projs and f->selection; NC_EDAPCONSTRAINT when
+ * malformed. */
+int d2_parse_constraint(D2file *f);
+void d2_projs_free(D2file *f);
+/* The user's projection of variable v, or NULL. */
+const D2proj *d2_user_proj(const D2file *f, const D2node *v);
 int d2_param_check(const D2file *f, const char *key, const char *sub);
 void d2_params_free(D2file *f);
 

@@ -137,3 +137,161 @@ d2_url_parse(const char *url, D2file *f)
         return NC_EURL;
     return NC_NOERR;
 }
+
+/* ---- the user's constraint ---------------------------------------------------- */
+
+void
+d2_projs_free(D2file *f)
+{
+    for (size_t i = 0; i < f->nprojs; i++) {
+        for (size_t j = 0; j < f->projs[i].nnames; j++)
+            free(f->projs[i].names[j]);
+        free(f->projs[i].names);
+    }
+    free(f->projs);
+    f->projs = NULL;
+    f->nprojs = 0;
+    free(f->selection);
+    f->selection = NULL;
+}
+
+static int
+hexdigit(int c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+/* A name of a constraint, %XX decoded. */
+static char *
+ce_name(const char *s, size_t n)
+{
+    char *out = malloc(n + 1), *q = out;
+    if (out == NULL)
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '%' && i + 2 < n && hexdigit((unsigned char)s[i + 1]) >= 0
+            && hexdigit((unsigned char)s[i + 2]) >= 0) {
+            *q++ = (char)(hexdigit((unsigned char)s[i + 1]) * 16 + hexdigit((unsigned char)s[i + 2]));
+            i += 2;
+        } else {
+            *q++ = s[i];
+        }
+    }
+    *q = '\0';
+    return out;
+}
+
+/* "[a]", "[a:b]" or "[a:s:b]" at *pp. */
+static int
+ce_slab(const char **pp, size_t *first, size_t *stride, size_t *last)
+{
+    unsigned long long v[3];
+    int n = 0;
+    const char *p = *pp + 1;
+    for (;;) {
+        char *end;
+        if (*p < '0' || *p > '9' || n == 3)
+            return NC_EDAPCONSTRAINT;
+        v[n++] = strtoull(p, &end, 10);
+        p = end;
+        if (*p == ']')
+            break;
+        if (*p != ':')
+            return NC_EDAPCONSTRAINT;
+        p++;
+    }
+    *pp = p + 1;
+    *first = (size_t)v[0];
+    *stride = n == 3 ? (size_t)v[1] : 1;
+    *last = (size_t)(n == 1 ? v[0] : v[n - 1]);
+    if (*stride == 0 || *last < *first)
+        return NC_EDAPCONSTRAINT;
+    return NC_NOERR;
+}
+
+int
+d2_parse_constraint(D2file *f)
+{
+    const char *q = f->query, *amp;
+    size_t plen;
+    if (q == NULL || *q == '\0')
+        return NC_NOERR;
+    amp = strchr(q, '&');
+    plen = amp ? (size_t)(amp - q) : strlen(q);
+    if (amp && (f->selection = strdup(amp)) == NULL)
+        return NC_ENOMEM;
+    for (const char *p = q; p < q + plen;) {
+        const char *comma = memchr(p, ',', (size_t)(q + plen - p));
+        const char *pend = comma ? comma : q + plen;
+        D2proj *np = realloc(f->projs, (f->nprojs + 1) * sizeof *np), *pr;
+        if (np == NULL)
+            return NC_ENOMEM;
+        f->projs = np;
+        pr = &f->projs[f->nprojs++];
+        memset(pr, 0, sizeof *pr);
+        while (p < pend) {
+            const char *s = p;
+            char **nn;
+            while (p < pend && *p != '.' && *p != '[')
+                p++;
+            if (p == s)
+                return NC_EDAPCONSTRAINT;
+            if (pr->nnames >= D2_MAX_DEPTH || (nn = realloc(pr->names, (pr->nnames + 1) * sizeof *nn)) == NULL)
+                return pr->nnames >= D2_MAX_DEPTH ? NC_EDAPCONSTRAINT : NC_ENOMEM;
+            pr->names = nn;
+            if ((pr->names[pr->nnames++] = ce_name(s, (size_t)(p - s))) == NULL)
+                return NC_ENOMEM;
+            pr->nslab = 0;  /* only the last name's hyperslab counts */
+            while (p < pend && *p == '[') {
+                int stat;
+                if (pr->nslab >= D2_MAX_RANK)
+                    return NC_EDAPCONSTRAINT;
+                if ((stat = ce_slab(&p, &pr->first[pr->nslab], &pr->stride[pr->nslab],
+                                    &pr->last[pr->nslab])))
+                    return stat;
+                pr->nslab++;
+            }
+            if (p < pend) {
+                if (*p != '.')
+                    return NC_EDAPCONSTRAINT;
+                p++;
+            }
+        }
+        if (pr->nnames == 0)
+            return NC_EDAPCONSTRAINT;
+        p = comma ? comma + 1 : pend;
+    }
+    return NC_NOERR;
+}
+
+/* Does the projection pr name node n (its path of names from the dataset)? */
+static int
+names_node(const D2proj *pr, const D2node *n)
+{
+    size_t k = pr->nnames;
+    while (k > 0 && n && n->kind != D2_DATASET && strcmp(n->name, pr->names[k - 1]) == 0) {
+        k--;
+        n = n->parent;
+    }
+    return k == 0 && n && n->kind == D2_DATASET;
+}
+
+const D2proj *
+d2_user_proj(const D2file *f, const D2node *v)
+{
+    for (size_t i = 0; i < f->nprojs; i++)
+        if (names_node(&f->projs[i], v))
+            return &f->projs[i];
+    /* a hyperslab on a Grid applies to its array */
+    if (v->parent && v->parent->kind == D2_GRID && v->parent->fields[0] == v)
+        for (size_t i = 0; i < f->nprojs; i++)
+            if (names_node(&f->projs[i], v->parent))
+                return &f->projs[i];
+    return NULL;
+}
