@@ -148,6 +148,8 @@ nch_buf_free(nch_buf *b)
 
 /* ---- sessions ---- */
 
+/* What a request does with its body: all of it into a buffer, to a sink,
+ * none (HEAD), a slice into a buffer. */
 enum req_kind { REQ_BODY,
                 REQ_STREAM,
                 REQ_HEAD,
@@ -239,7 +241,7 @@ pct_decode(const char *p, size_t n)
     if (d == NULL)
         return NULL;
     for (i = 0; i < n; i++) {
-        if (p[i] == '%' && i + 2 < n + 0 && hexval(p[i + 1]) >= 0 && hexval(p[i + 2]) >= 0) {
+        if (p[i] == '%' && i + 2 < n && hexval(p[i + 1]) >= 0 && hexval(p[i + 2]) >= 0) {
             *q++ = (char)(hexval(p[i + 1]) * 16 + hexval(p[i + 2]));
             i += 2;
         } else

@@ -1,4 +1,4 @@
-/* nchttp.h: the library's one HTTP client (dhttp.c), on libcurl.
+/* nchttp.h: the library's one HTTP client (dhttp.c, dhttp_raw.c), on libcurl.
  *
  * Every remote read of the library (DAP2, DAP4, byte ranges, S3) asks this
  * module for its requests; nothing else calls curl.  It is built when
@@ -39,8 +39,8 @@ typedef struct nch_buf {
 typedef int (*nch_sink)(void *arg, const void *bytes, size_t n);
 
 /* Open a session for the dataset url (its query/fragment are ignored for
- * the configuration look-up).  No request is made.  NC_EURL when url is
- * not an http(s) or file URL; NC_ECURL when curl cannot start. */
+ * the configuration look-up).  No request is made.  NC_EURL when url has
+ * no "scheme://"; NC_ECURL when curl cannot start. */
 int nch_session_open(const char *url, nch_session **sp);
 void nch_session_close(nch_session *s);
 
@@ -93,14 +93,14 @@ void nch_count_request(void);
 typedef struct nch_raw nch_raw; /* a reusable connection for serial requests */
 typedef struct nch_rawreq {
     /* what to send */
-    const char *method;   /* "GET", "PUT", "HEAD", "DELETE" */
-    char *url;            /* owned: malloc'ed by the caller, freed by clear */
-    const void *payload;  /* PUT body (borrowed) */
+    const char *method;  /* "GET", "PUT", "HEAD", "DELETE" */
+    char *url;           /* owned: malloc'ed by the caller, freed by clear */
+    const void *payload; /* PUT body (borrowed) */
     size_t paylen;
-    char range[64];       /* "FIRST-LAST", "FIRST-" or "" */
-    void *headers;        /* extra header lines (nch_rawreq_header) */
-    const char *sigv4;    /* curl's AWS SigV4 spec ("aws:amz:REGION:s3") or NULL */
-    const char *user;     /* with sigv4: the access key and secret */
+    char range[64];    /* "FIRST-LAST", "FIRST-" or "" */
+    void *headers;     /* extra header lines (nch_rawreq_header) */
+    const char *sigv4; /* curl's AWS SigV4 spec ("aws:amz:REGION:s3") or NULL */
+    const char *user;  /* with sigv4: the access key and secret */
     const char *password;
     /* where the body goes: the caller's dst of dstcap bytes when dst is set
      * (skip: bytes dropped first from a 200 answer, a range ignored), else
@@ -109,12 +109,12 @@ typedef struct nch_rawreq {
     size_t dstcap;
     unsigned long long skip;
     /* what came back */
-    long status;            /* HTTP status, 0 when none */
-    nch_buf body;           /* dst NULL: the body (take body.data to keep it) */
-    size_t got;             /* dst set: bytes stored there */
-    int overflow;           /* dst set: the answer held more than dstcap bytes (stopped) */
-    int nomem;              /* no memory for the body */
-    nch_buf errbody;        /* body of an answer >= 300, at most 64 KiB */
+    long status;              /* HTTP status, 0 when none */
+    nch_buf body;             /* dst NULL: the body (take body.data to keep it) */
+    size_t got;               /* dst set: bytes stored there */
+    int overflow;             /* dst set: the answer held more than dstcap bytes (stopped) */
+    int nomem;                /* no memory for the body */
+    nch_buf errbody;          /* body of an answer >= 300, at most 64 KiB */
     long long content_length; /* Content-Length of the answer, -1 unknown */
 } nch_rawreq;
 
