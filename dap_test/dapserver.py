@@ -83,6 +83,18 @@ def load_subsetter():
     return mod
 
 
+def load_dap4():
+    """dap4serve.py beside this file: DAP4 (.dmr, .dap) answers for netCDF
+    files of DIR (respond(base, kind, query) -> (body, ctype) or None)."""
+    path = os.path.join(HERE, "dap4serve.py")
+    if not os.path.exists(path):
+        return None
+    spec = importlib.util.spec_from_file_location("dap4serve", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
 def dap_error(code, message):
     msg = message.replace('"', "'")
     return ('Error {\n    code = %d;\n    message = "%s";\n};\n' % (code, msg)).encode()
@@ -96,6 +108,7 @@ class State:
         self.total = 0
         self.codes = {}        # Earthdata codes handed out by the login host
         self.subsetter = load_subsetter()
+        self.dap4 = load_dap4()  # DAP4 answers (dap4serve.py), or None
         self.login_port = 0
         self.data_port = 0
         self.log = open(args.log, "a") if args.log else None
@@ -264,6 +277,15 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(400, dap_error(400, "bad path"), head=head)
         fpath = os.path.join(data, rel)
         ext = os.path.splitext(rel)[1]
+        # DAP4: NAME.dmr / NAME.dap of a netCDF file NAME, from dap4serve.py
+        # (recorded NAME.dmr / NAME.dap files are served as they are).
+        if ext in (".dmr", ".dap") and self.state.dap4 is not None:
+            try:
+                answer = self.state.dap4.respond(fpath[: -len(ext)], ext[1:], query)
+            except ValueError as e:
+                return self.send(400, ("%s\n" % e).encode(), head=head)
+            if answer is not None:
+                return self.send_body(200, answer[0], answer[1], [], sw, head)
         kind = KINDS.get(ext)
         headers = []
         if kind is not None:
@@ -325,49 +347,32 @@ class Handler(BaseHTTPRequestHandler):
             headers.append(("Content-Encoding", "deflate"))
         return self.send_body(status, body, ctype, headers, sw, head)
 
+    def start(self, status, ctype, headers, *extra):
+        """Status line and headers of a body sent by hand."""
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        for k, v in list(extra) + list(headers):
+            self.send_header(k, v)
+        self.end_headers()
+
     def send_body(self, status, body, ctype, headers, sw, head):
         if "cutchunked" in sw:
-            self.send_response(status)
-            self.send_header("Content-Type", ctype)
-            self.send_header("Transfer-Encoding", "chunked")
-            for k, v in headers:
-                self.send_header(k, v)
-            self.end_headers()
+            self.start(status, ctype, headers, ("Transfer-Encoding", "chunked"))
             half = body[: len(body) // 2]
             self.wfile.write(b"%x\r\n%s\r\n" % (len(half), half))
             self.wfile.flush()
             self.close_connection = True
             return None
-        if "nolength" in sw:
-            self.send_response(status)
-            self.send_header("Content-Type", ctype)
-            self.send_header("Connection", "close")
-            for k, v in headers:
-                self.send_header(k, v)
-            self.end_headers()
-            if not head:
-                self.wfile.write(body)
-            self.close_connection = True
-            return None
-        if "liar" in sw:
-            self.send_response(status)
-            self.send_header("Content-Type", ctype)
-            self.send_header("Content-Length", str(8 << 30))
-            for k, v in headers:
-                self.send_header(k, v)
-            self.end_headers()
+        if "nolength" in sw or "liar" in sw:
+            length = ("Content-Length", str(8 << 30)) if "liar" in sw else ("Connection", "close")
+            self.start(status, ctype, headers, length)
             if not head:
                 self.wfile.write(body)
                 self.wfile.flush()
             self.close_connection = True
             return None
         if "cut" in sw or "stallbody" in sw:
-            self.send_response(status)
-            self.send_header("Content-Type", ctype)
-            self.send_header("Content-Length", str(len(body)))
-            for k, v in headers:
-                self.send_header(k, v)
-            self.end_headers()
+            self.start(status, ctype, headers, ("Content-Length", str(len(body))))
             if head:
                 return None
             self.wfile.write(body[: len(body) // 2])

@@ -926,24 +926,33 @@ done:
     return stat;
 }
 
-int
-nch_get(nch_session *s, const char *url, nch_buf *out)
+/* Run a request whose body goes into out; a failed one leaves out as it
+ * was (its length and the NUL after it). */
+static int
+run_into(nch_session *s, const char *url, nch_buf *out)
 {
     int stat;
-    if (s == NULL || out == NULL)
-        return NC_EINVAL;
-    s->kind = REQ_BODY;
     s->out = out;
     s->out_start = out->len;
     stat = run(s, url);
+    if (s->kind == REQ_RANGE && s->status == 416 && stat == nch_status_error(416))
+        stat = NC_NOERR; /* the range starts at or past the end: no bytes */
     if (stat != NC_NOERR) {
-        /* Nothing of a failed request stays in the caller's buffer. */
         out->len = s->out_start;
         if (out->data != NULL)
             out->data[out->len] = '\0';
     }
     s->out = NULL;
     return stat;
+}
+
+int
+nch_get(nch_session *s, const char *url, nch_buf *out)
+{
+    if (s == NULL || out == NULL)
+        return NC_EINVAL;
+    s->kind = REQ_BODY;
+    return run_into(s, url, out);
 }
 
 int
@@ -981,7 +990,6 @@ nch_head(nch_session *s, const char *url, long long *content_length)
 int
 nch_get_range(nch_session *s, const char *url, unsigned long long off, size_t n, nch_buf *out)
 {
-    int stat;
     if (s == NULL || out == NULL)
         return NC_EINVAL;
     if (n == 0)
@@ -989,20 +997,7 @@ nch_get_range(nch_session *s, const char *url, unsigned long long off, size_t n,
     if (off + n < off)
         return NC_EINVAL;
     s->kind = REQ_RANGE;
-    s->out = out;
-    s->out_start = out->len;
     s->range_off = off;
     s->range_n = n;
-    stat = run(s, url);
-    if (s->status == 416 && stat == nch_status_error(416)) {
-        /* The range starts at or past the end of the object: no bytes. */
-        stat = NC_NOERR;
-    }
-    if (stat != NC_NOERR) {
-        out->len = s->out_start;
-        if (out->data != NULL)
-            out->data[out->len] = '\0';
-    }
-    s->out = NULL;
-    return stat;
+    return run_into(s, url, out);
 }
