@@ -100,6 +100,9 @@ controls(D2file *f)
         f->cache = 0;
     if (d2_param_check(f, "noprefetch", NULL) && !d2_param_check(f, "prefetch", NULL))
         f->prefetch = 0;
+    f->fillmismatch = 1;
+    if (d2_param_check(f, "nofillmismatch", NULL) && !d2_param_check(f, "fillmismatch", NULL))
+        f->fillmismatch = 0;
     f->smalllimit = (n = limit_param(f, "smallsizelimit")) ? n : 4096;
     f->cachelimit = (n = limit_param(f, "cachelimit")) ? n : (size_t)100 << 20;
     f->cachecount = (n = limit_param(f, "cachecount")) ? n : 100;

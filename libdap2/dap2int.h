@@ -94,6 +94,8 @@ typedef struct D2file {
     int recdimid;            /* -1 if none */
     size_t numrecs;
     size_t defaultstrlen;
+    int fillmismatch;        /* a _FillValue takes its variable's type ("fillmismatch",
+                              * default) or fails the open ("nofillmismatch") */
     void *http;              /* the HTTP session (nchttp.h), NULL for file:// */
     /* http(s): prefetch of small variables and the response cache */
     int prefetch;            /* prefetch at the first read ("prefetch", default on) */

@@ -34,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "dap2int.h"
 
 typedef struct List {
@@ -527,10 +528,10 @@ cvtnum(const char *s, long long *ll, double *dv)
 }
 
 static int
-put_attribute(int subid, int varid, const D2att *a, nc_type vartype)
+put_attribute(int subid, int varid, const D2att *a, int atype_dap)
 {
     int stat;
-    if (a->atype == D2_STRING || a->atype == D2_URL) {
+    if (atype_dap == D2_STRING || atype_dap == D2_URL) {
         size_t len = 0;
         char *s;
         for (size_t i = 0; i < a->nvalues; i++)
@@ -553,8 +554,7 @@ put_attribute(int subid, int varid, const D2att *a, nc_type vartype)
         free(s);
         return stat;
     }
-    nc_type atype = (varid != NC_GLOBAL && strcmp(a->name, "_FillValue") == 0)
-                        ? vartype : d2_nctype(a->atype);
+    nc_type atype = d2_nctype(atype_dap);
     size_t n = a->nvalues;
     unsigned char *mem = NULL;
     size_t es = atype == NC_CHAR || atype == NC_BYTE ? 1 : atype == NC_SHORT ? 2
@@ -588,6 +588,74 @@ put_attribute(int subid, int varid, const D2att *a, nc_type vartype)
 }
 
 /* ---- the build ------------------------------------------------------------------------------- */
+
+/* DAP2's String and Url are one type here, as in upstream's mapping. */
+static int
+same_daptype(int a, int b)
+{
+    if (a == D2_URL)
+        a = D2_STRING;
+    if (b == D2_URL)
+        b = D2_STRING;
+    return a == b;
+}
+
+/* A variable's attributes, with upstream's _FillValue rules: a _FillValue
+ * whose type differs from the variable's takes the variable's type
+ * ("fillmismatch", the default) or fails the open with NC_EBADTYPE
+ * ("nofillmismatch"); an Int16 _FillValue of a Byte variable with
+ * _Unsigned false (or 0) is a byte, and _Unsigned becomes "false". */
+static int
+var_attributes(D2file *f, D2node *v, int varid)
+{
+    int stat;
+    D2att *unsignedatt = NULL;
+    int unsignedval = 0;
+    for (size_t j = 0; j < v->natts; j++) {
+        if (strcmp(v->atts[j].name, "_Unsigned") == 0) {
+            const char *val = v->atts[j].nvalues ? v->atts[j].values[0] : NULL;
+            unsignedatt = &v->atts[j];
+            unsignedval = val != NULL && strcasecmp(val, "false") != 0 && strcmp(val, "0") != 0;
+            break;
+        }
+    }
+    for (size_t j = 0; j < v->natts; j++) {
+        D2att *a = &v->atts[j];
+        int atype = a->atype;
+        if (strcmp(a->name, "_FillValue") == 0) {
+            if (v->atype == D2_BYTE && a->atype == D2_INT16 && unsignedatt != NULL
+                && !unsignedval) {
+                char *t = strdup("false");
+                if (t == NULL)
+                    return NC_ENOMEM;
+                atype = D2_BYTE;
+                if (unsignedatt->nvalues > 0) {
+                    /* the first value goes, "false" comes last */
+                    free(unsignedatt->values[0]);
+                    memmove(unsignedatt->values, unsignedatt->values + 1,
+                            (unsignedatt->nvalues - 1) * sizeof(char *));
+                    unsignedatt->values[unsignedatt->nvalues - 1] = t;
+                } else {
+                    char **nv = realloc(unsignedatt->values, sizeof *nv);
+                    if (nv == NULL) {
+                        free(t);
+                        return NC_ENOMEM;
+                    }
+                    unsignedatt->values = nv;
+                    nv[0] = t;
+                    unsignedatt->nvalues = 1;
+                }
+            } else if (!same_daptype(a->atype, v->atype)) {
+                if (!f->fillmismatch)
+                    return NC_EBADTYPE;
+                atype = v->atype;
+            }
+        }
+        if ((stat = put_attribute(f->subid, varid, a, atype)))
+            return stat;
+    }
+    return NC_NOERR;
+}
 
 static int
 isgridarray(const D2node *n)
@@ -847,7 +915,7 @@ d2_build(D2file *f)
     }
     /* the substrate: global attributes, dimensions, variables */
     for (size_t i = 0; i < f->dds->natts; i++)
-        if ((stat = put_attribute(f->subid, NC_GLOBAL, &f->dds->atts[i], NC_NAT)))
+        if ((stat = put_attribute(f->subid, NC_GLOBAL, &f->dds->atts[i], f->dds->atts[i].atype)))
             goto done;
     if (basedims.n > 1)
         qsort(basedims.v, basedims.n, sizeof(void *), cmpdimname);
@@ -909,9 +977,8 @@ d2_build(D2file *f)
             dv->nelems = sz > 0 && dv->nelems > SIZE_MAX / sz ? SIZE_MAX : dv->nelems * sz;
         }
         f->nvars++;
-        for (size_t j = 0; j < v->natts; j++)
-            if ((stat = put_attribute(f->subid, dv->varid, &v->atts[j], dv->type)))
-                goto done;
+        if ((stat = var_attributes(f, v, dv->varid)))
+            goto done;
     }
 done:
     free(all.v);
