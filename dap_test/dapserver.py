@@ -347,49 +347,32 @@ class Handler(BaseHTTPRequestHandler):
             headers.append(("Content-Encoding", "deflate"))
         return self.send_body(status, body, ctype, headers, sw, head)
 
+    def start(self, status, ctype, headers, *extra):
+        """Status line and headers of a body sent by hand."""
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        for k, v in list(extra) + list(headers):
+            self.send_header(k, v)
+        self.end_headers()
+
     def send_body(self, status, body, ctype, headers, sw, head):
         if "cutchunked" in sw:
-            self.send_response(status)
-            self.send_header("Content-Type", ctype)
-            self.send_header("Transfer-Encoding", "chunked")
-            for k, v in headers:
-                self.send_header(k, v)
-            self.end_headers()
+            self.start(status, ctype, headers, ("Transfer-Encoding", "chunked"))
             half = body[: len(body) // 2]
             self.wfile.write(b"%x\r\n%s\r\n" % (len(half), half))
             self.wfile.flush()
             self.close_connection = True
             return None
-        if "nolength" in sw:
-            self.send_response(status)
-            self.send_header("Content-Type", ctype)
-            self.send_header("Connection", "close")
-            for k, v in headers:
-                self.send_header(k, v)
-            self.end_headers()
-            if not head:
-                self.wfile.write(body)
-            self.close_connection = True
-            return None
-        if "liar" in sw:
-            self.send_response(status)
-            self.send_header("Content-Type", ctype)
-            self.send_header("Content-Length", str(8 << 30))
-            for k, v in headers:
-                self.send_header(k, v)
-            self.end_headers()
+        if "nolength" in sw or "liar" in sw:
+            length = ("Content-Length", str(8 << 30)) if "liar" in sw else ("Connection", "close")
+            self.start(status, ctype, headers, length)
             if not head:
                 self.wfile.write(body)
                 self.wfile.flush()
             self.close_connection = True
             return None
         if "cut" in sw or "stallbody" in sw:
-            self.send_response(status)
-            self.send_header("Content-Type", ctype)
-            self.send_header("Content-Length", str(len(body)))
-            for k, v in headers:
-                self.send_header(k, v)
-            self.end_headers()
+            self.start(status, ctype, headers, ("Content-Length", str(len(body))))
             if head:
                 return None
             self.wfile.write(body[: len(body) // 2])
