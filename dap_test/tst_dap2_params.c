@@ -6,7 +6,8 @@
  *     and _Unsigned reads "false";
  *   - "#maxstrlen=N" / "#stringlength=N" set the string dimension, and
  *     "#stringlength_VAR=N" one variable's;
- *   - "#noseqdims" gives sequences one record.
+ *   - "#noseqdims" gives sequences one record;
+ *   - parameters may also come as "[key=value]" prefixes of the URL.
  *
  *   tst_dap2_params WORKDIR
  */
@@ -110,6 +111,17 @@ test_strings(void)
         CHECK(dimlen(ncid, "maxStrlen8") == 8, "maxStrlen8");
         CHECK(dimlen(ncid, "maxStrlen64") == 0, "no maxStrlen64");
         OK(nc_close(ncid));
+    }
+    /* parameters as "[key=value]" prefixes */
+    {
+        char url[1200];
+        snprintf(url, sizeof url, "[maxstrlen=6][noseqdims]file://%s/str", dir);
+        if (nc_open(url, NC_NOWRITE, &ncid) == NC_NOERR) {
+            CHECK(dimlen(ncid, "maxStrlen6") == 6, "prefix: maxStrlen6");
+            OK(nc_close(ncid));
+        } else {
+            CHECK(0, "prefix: open failed");
+        }
     }
     if (open_url("str", "#stringlength=3&stringlength_t=2", &ncid) == NC_NOERR) {
         size_t start[1] = {0}, count[1] = {3};

@@ -190,19 +190,28 @@ NC_infer_url(const char *path, int *isurl, NCmodel *model, char **pathp)
     char scheme[32];
     const NC_Format *found = NULL;
 
+    const char *url = path;
+
     *isurl = 0;
     *pathp = NULL;
-    if (!url_scheme(path, &slen))
+    /* DAP client parameters may come first: "[key=value][key]http://..." */
+    while (*url == '[') {
+        const char *close = strchr(url, ']');
+        if (close == NULL)
+            break;
+        url = close + 1;
+    }
+    if (!url_scheme(url, &slen))
         return NC_NOERR;
     *isurl = 1;
     if (slen >= sizeof scheme)
         return NC_EURL;
     for (size_t i = 0; i < slen; i++)
-        scheme[i] = (char)tolower((unsigned char)path[i]);
+        scheme[i] = (char)tolower((unsigned char)url[i]);
     scheme[slen] = '\0';
-    if (path[slen + 3] == '\0')
+    if (url[slen + 3] == '\0')
         return NC_EURL;
-    frag = strchr(path, '#');
+    frag = strchr(url, '#');
     frag = frag ? frag + 1 : "";
 
     /* A "#mode=" key, or a scheme that is as good as one, in row order. */
@@ -215,7 +224,7 @@ NC_infer_url(const char *path, int *isurl, NCmodel *model, char **pathp)
         /* file:///path without a storage mode is a local path, unless
          * nothing is there and a layer's sniff recognises it (DAP2's test
          * mode: NAME.dds, NAME.das, NAME.dods). */
-        const char *p = path + slen + 3;
+        const char *p = url + slen + 3;
         size_t n = strcspn(p, "#?");
         struct stat st;
         char *local = malloc(n + 1);
