@@ -76,6 +76,8 @@ def main():
                           text=True, timeout=300)
     ref = subprocess.run([py, me, "--child", data], capture_output=True, text=True,
                          timeout=300)
+    if ours.returncode != 0 and "undefined symbol: H5" in ours.stderr:
+        nctst.skip("netCDF4-python needs HDF5 through libnetcdf (a build without HDF5)")
     nctst.check(ours.returncode == 0, "our run failed: " + ours.stderr[-500:])
     nctst.check(ref.returncode == 0, "reference run failed: " + ref.stderr[-500:])
     o, r = ours.stdout.splitlines(), ref.stdout.splitlines()
