@@ -1,23 +1,24 @@
 /* hdf5chunk.c: the parallel chunk pipeline (see hdf5chunk.h), on the chunk
  * engine's copies, scratch and cache index (libchunk/ncchunk.h).
  *
- * A request is cut into the chunks it touches and run in batches of a few
- * chunks per pool thread.  For each batch the calling thread reads the raw
- * bytes the batch needs under the HDF5 lock (H5Dread_chunk), the pool then
- * decodes and copies the selected elements out (or, writing, merges the
- * caller's elements in and encodes) with no lock taken, and the calling
- * thread writes the encoded chunks in chunk order under the lock
- * (H5Dwrite_chunk).  Pool tasks never call HDF5, so nothing here releases
- * a hold of the lock a caller took: the pipeline runs unlocked when the
- * data call released its own hold, and under the caller's hold otherwise.
- * Memory: a decoded chunk per pool thread and the raw and encoded chunks
- * of one batch -- never the whole variable.
+ * A request is cut into the chunks it touches and run in batches, one pool
+ * task per chunk: a task reads its raw bytes under the HDF5 lock
+ * (H5Dread_chunk), decodes and copies the selected elements out (or,
+ * writing, merges the caller's elements in and encodes) with no lock, and
+ * the encoded chunks are written under the lock (H5Dwrite_chunk) in chunk
+ * order, whatever the number of threads.  Tasks take the lock themselves
+ * only when the calling thread holds none (a data call releases its own
+ * hold first); under a caller's hold (nc_sync writing the cache back) the
+ * calling thread does the batch's reads before the pool runs and its writes
+ * after, so no hold is ever taken away from a caller.  Memory: a decoded
+ * chunk per pool thread and the raw and encoded chunks of one batch --
+ * never the whole variable.
  *
  * What a variable's requests need from HDF5 (filters, chunk shape, fill
  * value, intent, the codec chain) is asked once, when the first request
  * after its dataset was created or opened comes, and kept with the
- * variable's write-back cache on its NC4H5_var until the variable goes or
- * its dataset is remade. */
+ * variable's write-back cache on its NC4H5_var until the variable goes, its
+ * dataset is remade, or the file is flushed (enddef, sync, close). */
 #include "config.h"
 #include <pthread.h>
 #include <stdatomic.h>
@@ -35,8 +36,12 @@
  * cache keeps decoded chunks between calls; the pipeline would decode (and
  * on write re-encode) whole chunks on every call. */
 #define SPARSE 4
-/* Chunks per batch, per pool thread. */
-#define BATCH_PER_THREAD 2
+/* Chunks per batch, per pool thread: a read batch holds raw chunks (small,
+ * in reused scratch), a write batch encoded ones until their turn to be
+ * written comes (no more than threads: the memory of a thread writing its
+ * own). */
+#define READ_BATCH_PER_THREAD 2
+#define WRITE_BATCH_PER_THREAD 1
 
 /* ---- the variable's state ------------------------------------------------------------
  * On its NC4H5_var, for the dataset id it was made for (another id: the
@@ -468,10 +473,14 @@ codec_status(int stat)
 
 /* ---- batches ------------------------------------------------------------------------
  * A request's chunks (and a write-back's cached chunks) go a batch at a
- * time: the calling thread reads the raw bytes the batch needs, the pool
- * works on its chunks with no HDF5 call, and the calling thread writes what
- * they encoded, in order -- so the file gets the same writes in the same
- * order whatever the number of threads. */
+ * time, one pool task per chunk, and what they encode is written in chunk
+ * order -- so the file gets the same writes in the same order whatever the
+ * number of threads.  When the calling thread holds no HDF5 lock, each task
+ * takes it itself for its raw read, and a finished task writes every
+ * encoded chunk whose turn has come (one thread's I/O overlaps the others'
+ * codec work).  When it holds the lock (a caller above, such as nc_sync,
+ * took it), the tasks must not wait for it: the calling thread reads the
+ * batch's raw bytes before the pool runs and writes its chunks after. */
 typedef struct slot {
     cjob j;
     int used;                        /* a chunk of the request's selection */
@@ -483,9 +492,11 @@ typedef struct slot {
     unsigned outmask;
     int put;
     int status;
+    int ready;                       /* its task is over (batch_ctx.seq) */
 } slot;
 
 typedef struct batch_ctx batch_ctx;
+static void read_work(batch_ctx *c, struct slot *s);
 struct batch_ctx {
     plan *p;
     vcache *vc;
@@ -495,6 +506,10 @@ struct batch_ctx {
     /* Pool work on slot s (no HDF5 call). */
     void (*work)(batch_ctx *c, slot *s);
     slot *slots;
+    int self_io;                     /* tasks read and write under the lock themselves */
+    pthread_mutex_t seq;             /* the order of writes: */
+    size_t n, next;                  /*   slots of the batch, the next to write */
+    int writer;                      /*   a task is writing */
     ncc_entry **list;                /* write-back: the entries */
     ncc_entry **ev;                  /* a cached write: the evicted entries */
     size_t nev;
@@ -509,15 +524,56 @@ fail(batch_ctx *c, int stat)
         atomic_compare_exchange_strong(&c->status, &expect, stat);
 }
 
+static void batch_store(batch_ctx *c, slot *s, size_t n);
+
+/* Slot i's task is over: write, in order, every encoded chunk whose
+ * predecessors are written (unless another task is at it). */
+static void
+seq_done(batch_ctx *c, size_t i)
+{
+    pthread_mutex_lock(&c->seq);
+    c->slots[i].ready = 1;
+    if (!c->writer) {
+        c->writer = 1;
+        while (c->next < c->n && c->slots[c->next].ready) {
+            slot *s = &c->slots[c->next++];
+            pthread_mutex_unlock(&c->seq);
+            if (s->out != NULL) {
+                nc4h5_lock();
+                batch_store(c, s, 1);
+                nc4h5_unlock();
+            }
+            pthread_mutex_lock(&c->seq);
+        }
+        c->writer = 0;
+    }
+    pthread_mutex_unlock(&c->seq);
+}
+
 static void
 batch_task(void *arg, size_t i)
 {
     batch_ctx *c = arg;
     slot *s = &c->slots[i];
-    if (!s->used || atomic_load(&c->status))
-        return;
-    c->work(c, s);
-    fail(c, s->status);
+    if (s->used && !atomic_load(&c->status)) {
+        if (c->self_io && s->need_raw) {
+            hsize_t nb = 0;
+            unsigned char *raw;
+            nc4h5_lock();
+            if ((s->status = raw_size(c->vc, c->did, s->j.off, &nb)) == NC_NOERR && nb > 0) {
+                if ((raw = ncc_scratch(NCC_SCRATCH_RAW, (size_t)nb)) == NULL)
+                    s->status = NC_ENOMEM;
+                else
+                    s->status = raw_read(c->vc, c->did, &s->j, raw, nb);
+            }
+            nc4h5_unlock();
+        }
+        if (s->status == NC_NOERR)
+            c->work(c, s);
+        fail(c, s->status);
+    }
+    if (c->self_io)
+        seq_done(c, i);
 }
 
 /* Raw bytes of the slots that need them, one after another into this
@@ -574,13 +630,16 @@ static int
 batch_run(batch_ctx *c, size_t ntasks, int pooled)
 {
     ncf_pool *pool = pooled ? ncf_pool_default() : NULL;
-    size_t per = (size_t)(pool ? ncf_pool_nthreads(pool) : 1) * BATCH_PER_THREAD;
+    size_t per = (size_t)(pool ? ncf_pool_nthreads(pool) : 1) *
+                 (c->work == read_work ? READ_BATCH_PER_THREAD : WRITE_BATCH_PER_THREAD);
     slot slots[64];
+    c->self_io = !nc4h5_lock_held();
     if (per > 64)
         per = 64;
     if (per < 1)
         per = 1;
     c->slots = slots;
+    pthread_mutex_init(&c->seq, NULL);
     atomic_init(&c->status, NC_NOERR);
     for (size_t i0 = 0; i0 < ntasks && atomic_load(&c->status) == NC_NOERR; i0 += per) {
         size_t n = ntasks - i0 < per ? ntasks - i0 : per;
@@ -590,7 +649,10 @@ batch_run(batch_ctx *c, size_t ntasks, int pooled)
             c->setup(c, i0 + k, &slots[k]);
             need |= slots[k].used && slots[k].need_raw;
         }
-        if (need) {
+        c->n = n;
+        c->next = 0;
+        c->writer = 0;
+        if (need && !c->self_io) {
             nc4h5_lock();
             stat = batch_fetch(c, slots, n);
             nc4h5_unlock();
@@ -601,13 +663,14 @@ batch_run(batch_ctx *c, size_t ntasks, int pooled)
         }
         ncf_pool_run(pool, n, batch_task, c);
         for (size_t k = 0; k < n; k++)
-            put |= slots[k].put;
+            put |= slots[k].out != NULL;
         if (put) {
             nc4h5_lock();
             batch_store(c, slots, n);
             nc4h5_unlock();
         }
     }
+    pthread_mutex_destroy(&c->seq);
     return atomic_load(&c->status);
 }
 

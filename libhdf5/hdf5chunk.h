@@ -3,8 +3,9 @@
  *
  * Reads and writes of a filtered chunked dataset go by whole chunks: raw
  * chunks move with H5Dread_chunk / H5Dwrite_chunk under the HDF5 lock, and
- * libfilter's chain decodes / encodes them on the shared pool, whose tasks
- * never call HDF5 (so never take the lock).  Copies between chunks and the caller's buffer, the per-thread
+ * libfilter's chain decodes / encodes them on the shared pool without it
+ * (tasks take the lock for their own raw read and write only when the
+ * calling thread holds none; see hdf5chunk.c).  Copies between chunks and the caller's buffer, the per-thread
  * chunk buffers and the index and LRU order of the write-back cache are
  * the chunk engine's (libchunk/ncchunk.h).  HDF5 keeps every piece of metadata (chunk index, filter masks,
  * extents), so files stay plain HDF5.  HDF5's chunk cache stays coherent:
@@ -13,8 +14,7 @@
  * pipeline may mix freely with pipelined ones.
  *
  * Both entry points are called without a hold of the HDF5 lock of the data
- * call's own (they take it for their HDF5 calls; the codecs run on the
- * pool with no lock taken here) and set *done = 0 when the request is not
+ * call's own (they take it for their HDF5 calls) and set *done = 0 when the request is not
  * theirs (no filters, a type or layout they leave to HDF5, a chain this
  * process cannot run, a request too sparse in its chunks, or
  * NETCDF_FILTER_PIPELINE=0 in the environment when the variable's state

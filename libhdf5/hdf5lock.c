@@ -11,6 +11,7 @@
 static pthread_mutex_t h5_mutex;
 static pthread_once_t h5_once = PTHREAD_ONCE_INIT;
 static _Thread_local int errors_silenced;
+static _Thread_local int depth;      /* this thread's holds of the recursive lock */
 
 static void
 init_mutex(void)
@@ -27,6 +28,7 @@ nc4h5_lock(void)
 {
     pthread_once(&h5_once, init_mutex);
     pthread_mutex_lock(&h5_mutex);
+    depth++;
     /* HDF5's automatic error printing is per thread in thread-safe builds;
      * errors reach the caller as NC_* codes instead. */
     if (!errors_silenced) {
@@ -38,5 +40,12 @@ nc4h5_lock(void)
 void
 nc4h5_unlock(void)
 {
+    depth--;
     pthread_mutex_unlock(&h5_mutex);
+}
+
+int
+nc4h5_lock_held(void)
+{
+    return depth > 0;
 }
