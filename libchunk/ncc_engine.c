@@ -249,9 +249,12 @@ ncc_set_cache(ncc_var *v, size_t max)
 
 typedef struct rd_job {
     size_t *k0, *nk, *l0;        /* rank entries each (in the batch's index pool) */
+    uint64_t *idx;               /* the chunk's grid index (keep_sparse) */
     const unsigned char *cached; /* chunk from the cache */
     int absent;                  /* known absent: fill */
     int direct;                  /* decode straight into the caller's buffer */
+    unsigned char *keep;         /* decode here, then into the cache (keep_sparse) */
+    int kept;                    /* keep holds the decoded chunk */
     ncc_raw *raw;
     int status;
 } rd_job;
@@ -302,13 +305,15 @@ rd_task(void *arg, size_t i)
         return;
     }
     if (j->absent) {
-        j->status = copy_fill(v, c->s, j, c->out);
+        if (!v->fill_never)
+            j->status = copy_fill(v, c->s, j, c->out);
         return;
     }
     if (v->fetch_in_task)
         (void)v->ops->fetch_one(v->fmt, r); /* its status in r */
     if (r->status == NC_EEMPTY) {
-        j->status = copy_fill(v, c->s, j, c->out);
+        if (!v->fill_never)
+            j->status = copy_fill(v, c->s, j, c->out);
         return;
     }
     if (r->status != NC_NOERR) {
@@ -317,6 +322,8 @@ rd_task(void *arg, size_t i)
     }
     if (j->direct) {
         tmp = c->out + ncc_sel_uoff(c->s, j->k0) * v->g.esize;
+    } else if (j->keep) {
+        tmp = j->keep;
     } else if ((tmp = ncc_scratch(NCC_SCRATCH_CHUNK, v->g.chunkbytes)) == NULL) {
         j->status = NC_ENOMEM;
         return;
@@ -324,8 +331,11 @@ rd_task(void *arg, size_t i)
     stat = v->ops->decode(v->fmt, r, tmp, v->g.chunkbytes, c->inner);
     if (stat == NC_NOERR && !j->direct) {
         stat = copy_part(v, c->s, j, tmp, c->out);
-        chunk_release(v, tmp); /* the scratch chunk's own strings */
+        if (!j->keep)
+            chunk_release(v, tmp); /* the scratch chunk's own strings */
     }
+    if (stat == NC_NOERR && j->keep)
+        j->kept = 1;
     if (r->owned)
         free(r->data);
     r->data = NULL;
@@ -340,6 +350,31 @@ raws_clear(ncc_raw *raws, size_t n)
             free(raws[i].data);
         free(raws[i].key);
         memset(&raws[i], 0, sizeof(raws[i]));
+    }
+}
+
+/* The chunk a sparse read decoded goes into the cache as a clean entry;
+ * clean entries from the cold end go while the cache is over its bound
+ * (dirty ones stay: they are written only by a flush). */
+static void
+keep_chunk(ncc_var *v, rd_job *j)
+{
+    ncc_entry *e;
+    unsigned char *data = j->keep;
+    j->keep = NULL;
+    if (!j->kept || ncc_cache_insert(&v->cache, j->idx, data, &e)) {
+        if (j->kept)
+            chunk_release(v, data);
+        if (v->cache.nspare < NCC_SPARE_MAX)
+            v->cache.spare[v->cache.nspare++] = data;
+        else
+            free(data);
+        return;
+    }
+    for (ncc_entry *x = v->cache.tail, *pv; x && v->cache.n > v->cache.max; x = pv) {
+        pv = x->prev;
+        if (!x->dirty && x != e)
+            entry_drop(v, x);
     }
 }
 
@@ -361,9 +396,12 @@ run_read_batch(ncc_var *v, const ncc_sel *s, unsigned char *out, rd_job *jobs, n
     c.jobs = jobs;
     c.inner = njobs == 1 ? ncf_pool_default() : NULL;
     ncf_pool_run(ncf_pool_default(), njobs, rd_task, &c);
-    for (size_t i = 0; i < njobs; i++)
+    for (size_t i = 0; i < njobs; i++) {
         if (jobs[i].status && stat == NC_NOERR)
             stat = jobs[i].status;
+        if (jobs[i].keep)
+            keep_chunk(v, &jobs[i]);
+    }
     return stat;
 }
 
@@ -372,13 +410,21 @@ ncc_read(ncc_var *v, const ncc_sel *s, unsigned char *out)
 {
     size_t maxjobs = NCC_BATCH_BYTES / (v->g.chunkbytes ? v->g.chunkbytes : 1), njobs = 0, nraws = 0;
     size_t rk = s->rank > 0 ? (size_t)s->rank : 1, nchunks = 1, *ixpool = NULL;
+    uint64_t *idxpool = NULL;
     uint64_t idx[NC_MAX_VAR_DIMS];
     rd_job *jobs = NULL;
     ncc_raw *raws = NULL;
     int nthreads = ncf_pool_default() ? ncf_pool_nthreads(ncf_pool_default()) : 1;
-    int stat = NC_NOERR;
+    int stat = NC_NOERR, keep = 0;
     if (s->n == 0)
         return NC_NOERR;
+    if (v->keep_sparse > 0 && v->cache.max > 0) {
+        /* Sparse: fewer than 1/keep_sparse of the touched chunks' elements. */
+        double touched = 1;
+        for (int k = 0; k < s->rank; k++)
+            touched *= (double)(s->chi[k] - s->clo[k] + 1) * (double)v->g.chunk[k];
+        keep = (double)s->n * (double)v->keep_sparse < touched;
+    }
     if (maxjobs < (size_t)nthreads * 2)
         maxjobs = (size_t)nthreads * 2;
     if (maxjobs > 4096)
@@ -391,7 +437,9 @@ ncc_read(ncc_var *v, const ncc_sel *s, unsigned char *out)
     jobs = calloc(maxjobs, sizeof(*jobs));
     raws = calloc(maxjobs, sizeof(*raws));
     ixpool = calloc(maxjobs * 3 * rk, sizeof(size_t));
-    if (jobs == NULL || raws == NULL || ixpool == NULL) {
+    if (keep && (idxpool = calloc(maxjobs * rk, sizeof(uint64_t))) == NULL)
+        stat = NC_ENOMEM;
+    if (jobs == NULL || raws == NULL || ixpool == NULL || stat) {
         stat = NC_ENOMEM;
         goto done;
     }
@@ -399,6 +447,7 @@ ncc_read(ncc_var *v, const ncc_sel *s, unsigned char *out)
         jobs[i].k0 = ixpool + i * 3 * rk;
         jobs[i].nk = jobs[i].k0 + rk;
         jobs[i].l0 = jobs[i].nk + rk;
+        jobs[i].idx = idxpool ? idxpool + i * rk : NULL;
     }
     for (int k = 0; k < s->rank; k++)
         idx[k] = s->clo[k];
@@ -410,9 +459,13 @@ ncc_read(ncc_var *v, const ncc_sel *s, unsigned char *out)
             j->raw = NULL;
             j->absent = 0;
             j->direct = 0;
+            j->keep = NULL;
+            j->kept = 0;
             j->status = NC_NOERR;
             if (e != NULL) {
                 j->cached = e->data;
+                if (keep)
+                    ncc_cache_touch(&v->cache, e); /* LRU order, as a cache of reads */
             } else {
                 ncc_raw *r = &raws[nraws];
                 r->count = UINT64_MAX;
@@ -429,6 +482,18 @@ ncc_read(ncc_var *v, const ncc_sel *s, unsigned char *out)
                     j->raw = r;
                     j->direct = ncc_part_direct(&v->g, s, j->nk);
                     nraws++;
+                    if (keep && !j->direct) {
+                        /* Decoded into a buffer the cache then takes. */
+                        if (v->cache.nspare > 0)
+                            j->keep = v->cache.spare[--v->cache.nspare];
+                        else if ((j->keep = malloc(v->g.chunkbytes ? v->g.chunkbytes : 1)) == NULL) {
+                            stat = NC_ENOMEM;
+                            njobs++;
+                            break;
+                        }
+                        j->kept = 0;
+                        memcpy(j->idx, idx, (size_t)s->rank * sizeof(uint64_t));
+                    }
                 }
             }
             njobs++;
@@ -441,11 +506,15 @@ ncc_read(ncc_var *v, const ncc_sel *s, unsigned char *out)
         }
     }
 done:
+    /* Buffers of a batch that did not run. */
+    for (size_t i = 0; jobs && i < njobs; i++)
+        free(jobs[i].keep);
     if (raws)
         raws_clear(raws, nraws);
     free(raws);
     free(jobs);
     free(ixpool);
+    free(idxpool);
     return stat;
 }
 
@@ -470,7 +539,7 @@ huge_pages(void *p, size_t n)
 /* The cache entry of chunk idx, created (read and decoded, or fill) if
  * absent; whole: the write covers the chunk entirely (no read needed). */
 static int
-get_entry(ncc_var *v, const uint64_t *idx, int whole, ncc_entry **ep)
+get_entry(ncc_var *v, const uint64_t *idx, int whole, int edge, ncc_entry **ep)
 {
     ncc_entry *e = ncc_cache_find(&v->cache, idx);
     unsigned char *data;
@@ -516,6 +585,13 @@ get_entry(ncc_var *v, const uint64_t *idx, int whole, ncc_entry **ep)
     }
     if (whole && v->vstr) {
         memset(data, 0, cb); /* no strings yet: the write replaces NULLs */
+    } else if (whole && edge) {
+        /* The padding past the variable's extent: fill. */
+        const unsigned char *fc = ncc_fill_chunk(v);
+        if (fc == NULL)
+            stat = NC_ENOMEM;
+        else
+            memcpy(data, fc, cb);
     } else if (!whole) {
         r.count = UINT64_MAX;
         stat = v->ops->fetch_whole(v->fmt, &r);
@@ -567,13 +643,17 @@ dw_task(void *arg, size_t i)
     ncc_var *v = c->v;
     const unsigned char *data = c->src + j->soff * v->g.esize;
     int scratch = 0;
-    if (!c->contiguous) {
+    if (!c->contiguous || j->nk != NULL) {
         unsigned char *buf = ncc_scratch(NCC_SCRATCH_CHUNK, v->g.chunkbytes);
-        if (buf == NULL) {
+        const unsigned char *fc = NULL;
+        if (buf == NULL || (j->nk != NULL && (fc = ncc_fill_chunk(v)) == NULL)) {
             j->status = NC_ENOMEM;
             return;
         }
-        ncc_copy_strided(c->s->rank, v->g.esize, v->g.chunk, data, c->s->ustr, buf, v->g.cstr);
+        /* An edge chunk: its part inside the variable, the rest fill. */
+        if (j->nk != NULL)
+            memcpy(buf, fc, v->g.chunkbytes);
+        ncc_copy_strided(c->s->rank, v->g.esize, j->nk ? j->nk : v->g.chunk, data, c->s->ustr, buf, v->g.cstr);
         data = buf;
         scratch = 1;
     }
@@ -727,13 +807,13 @@ ip_task(void *arg, size_t i)
 
 /* Merge the part (k0, nk, l0) of chunk idx from src into its cache entry. */
 static int
-merge_part(ncc_var *v, const ncc_sel *s, const unsigned char *src, const uint64_t *idx, int whole, const size_t *k0,
-           const size_t *nk, const size_t *l0)
+merge_part(ncc_var *v, const ncc_sel *s, const unsigned char *src, const uint64_t *idx, int whole, int edge,
+           const size_t *k0, const size_t *nk, const size_t *l0)
 {
     size_t soff = 0, doff = 0, dstr[NC_MAX_VAR_DIMS];
     ncc_entry *e;
     int stat;
-    if ((stat = get_entry(v, idx, whole, &e)))
+    if ((stat = get_entry(v, idx, whole, edge, &e)))
         return stat;
     if (v->ops->entry_prepare && (stat = v->ops->entry_prepare(v->fmt, e, l0, nk, s->stride)))
         return stat;
@@ -765,7 +845,7 @@ run_in_place(ip_batch *b)
     for (size_t i = 0; i < b->n; i++) {
         int st = b->status[i];
         if (st == NCC_DECLINED)
-            st = merge_part(b->v, b->s, b->src, IP_IDX(b, i), 0, IP_K0(b, i), IP_NK(b, i), IP_L0(b, i));
+            st = merge_part(b->v, b->s, b->src, IP_IDX(b, i), 0, 0, IP_K0(b, i), IP_NK(b, i), IP_L0(b, i));
         if (st && stat == NC_NOERR)
             stat = st;
     }
@@ -785,6 +865,8 @@ ncc_write(ncc_var *v, const ncc_sel *s, const unsigned char *src, int direct_ok)
     /* Parts of chunks written in place: the stored bytes are the chunk's
      * bytes in memory and an absent chunk's unwritten bytes zero. */
     int can_runs = can_direct && v->ops->write_runs != NULL && v->stored_raw && !v->vstr && v->zerofill;
+    int pad = v->pad_edges && !v->vstr;
+    size_t *dnk = NULL;      /* the parts of edge chunks of the direct batch */
     int stat = NC_NOERR;
     if (s->n == 0)
         return NC_NOERR;
@@ -798,11 +880,18 @@ ncc_write(ncc_var *v, const ncc_sel *s, const unsigned char *src, int direct_ok)
         idx[k] = s->clo[k];
     for (int more = 1; more && stat == NC_NOERR;) {
         if (ncc_sel_part(&v->g, s, idx, k0, nk, l0)) {
-            int whole = 1;
-            for (int k = 0; k < s->rank; k++)
-                if (nk[k] != v->g.chunk[k])
+            int whole = 1, edge = 0;
+            for (int k = 0; k < s->rank; k++) {
+                size_t in = v->g.chunk[k], o = (size_t)idx[k] * v->g.chunk[k];
+                /* Stored at full size: the part inside the extent is the chunk. */
+                if (pad && s->len[k] > o && s->len[k] - o < in) {
+                    in = s->len[k] - o;
+                    edge = 1;
+                }
+                if (nk[k] != in)
                     whole = 0;
-            if (whole && v->ops->put_whole != NULL && ncc_part_direct(&v->g, s, nk) &&
+            }
+            if (whole && !edge && v->ops->put_whole != NULL && ncc_part_direct(&v->g, s, nk) &&
                 ncc_cache_find(&v->cache, idx) == NULL) {
                 /* The format encodes it from the caller's data itself. */
                 char *key = NULL;
@@ -816,6 +905,16 @@ ncc_write(ncc_var *v, const ncc_sel *s, const unsigned char *src, int direct_ok)
             if (whole && can_direct && ncc_cache_find(&v->cache, idx) == NULL) {
                 if ((stat = v->ops->key(v->fmt, idx, &direct[ndirect].key)))
                     break;
+                if (edge) {
+                    if (dnk == NULL && (dnk = malloc(NCC_DIRECT_BATCH * ip.rk * sizeof(size_t))) == NULL) {
+                        free(direct[ndirect].key);
+                        direct[ndirect].key = NULL;
+                        stat = NC_ENOMEM;
+                        break;
+                    }
+                    memcpy(dnk + ndirect * ip.rk, nk, (size_t)s->rank * sizeof(size_t));
+                    direct[ndirect].nk = dnk + ndirect * ip.rk;
+                }
                 direct[ndirect++].soff = ncc_sel_uoff(s, k0);
                 if (ndirect == NCC_DIRECT_BATCH) {
                     stat = run_direct(v, s, src, direct, ndirect);
@@ -844,7 +943,7 @@ ncc_write(ncc_var *v, const ncc_sel *s, const unsigned char *src, int direct_ok)
                     stat = run_in_place(&ip);
                 goto next;
             }
-            if ((stat = merge_part(v, s, src, idx, whole, k0, nk, l0)))
+            if ((stat = merge_part(v, s, src, idx, whole, edge, k0, nk, l0)))
                 break;
         }
     next:
@@ -865,6 +964,7 @@ ncc_write(ncc_var *v, const ncc_sel *s, const unsigned char *src, int direct_ok)
     free(ip.idx);
     free(ip.pool);
     free(ip.status);
+    free(dnk);
     return stat;
 }
 

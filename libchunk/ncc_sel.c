@@ -64,6 +64,7 @@ ncc_sel_init(ncc_sel *s, const ncc_grid *g, const size_t *start, const size_t *c
         s->start[k] = start ? start[k] : 0;
         s->count[k] = count ? count[k] : dimlen[k];
         s->stride[k] = stride ? (size_t)stride[k] : 1;
+        s->len[k] = dimlen[k];
         if (s->count[k] == 0)
             zero = 1;
     }

@@ -20,6 +20,9 @@
  *     older half dropped (eviction in batches, so the pool has work);
  *   - a chunk whose every element is the fill value is not stored (deleted
  *     if it was), unless the variable keeps every chunk (NOFILL);
+ *   - for HDF5's rules: chunks not stored may read as nothing (fill time
+ *     "never"), sparse reads may keep the chunks they decode in the cache,
+ *     and edge chunks may be stored at full size, padded with fill;
  *   - elements are either fixed-size bytes or owned C strings (one char *
  *     per element, NULL meaning ""): a chunk owns its strings, a read hands
  *     out copies, a write stores copies;
@@ -83,6 +86,7 @@ typedef struct ncc_sel {
     size_t start[NC_MAX_VAR_DIMS], count[NC_MAX_VAR_DIMS], stride[NC_MAX_VAR_DIMS];
     size_t ustr[NC_MAX_VAR_DIMS]; /* C strides of the caller's buffer */
     size_t n;                     /* elements selected (0: some count is 0) */
+    size_t len[NC_MAX_VAR_DIMS];  /* the variable's extent (dimlen given) */
     uint64_t clo[NC_MAX_VAR_DIMS], chi[NC_MAX_VAR_DIMS]; /* chunk box touched */
 } ncc_sel;
 
@@ -215,6 +219,8 @@ typedef struct ncc_enc {
     size_t outlen;
     unsigned mask;
     int borrowed;            /* out points at the chunk itself (no codec) */
+    const size_t *nk;        /* from the caller, an edge chunk (pad_edges): the
+                              * part inside the variable (NULL: whole chunk) */
     int empty;               /* all fill: delete instead */
     int status;
     size_t soff;             /* from the caller: element offset of the chunk's origin */
@@ -299,6 +305,20 @@ typedef struct ncc_var {
     int store_in_task;       /* store_one from tasks (else store_many) */
     int runs_in_task;        /* write_runs from tasks, several chunks at once
                               * (else one after another on the caller's thread) */
+    int fill_never;          /* a chunk not stored reads as nothing: the caller's
+                              * elements there are left as they were (HDF5's fill
+                              * time "never"; writes still start such a chunk
+                              * from fill) */
+    size_t keep_sparse;      /* > 0: a read selecting fewer than 1/keep_sparse of
+                              * the elements of the chunks it touches keeps the
+                              * chunks it decodes in the cache, clean, evicting
+                              * clean ones over the bound (a run of small reads
+                              * decodes each chunk once) */
+    int pad_edges;           /* chunks are stored at full size past the
+                              * variable's extent (the selection's len): a
+                              * write covering every element of a chunk inside
+                              * the extent writes it whole, the rest fill
+                              * (not with vstr) */
     unsigned char *fillchunk;/* a chunk of fill, made on first need */
     pthread_mutex_t filllock;
     ncc_cache cache;

@@ -6,7 +6,8 @@
  * plain array model of the variable, with a cache small enough to evict,
  * every fetch and store mode, owned strings, fill chunks left out (or kept),
  * a store that fails, bounds and conversions; parts of raw chunks written
- * in place store what the cache path stores. */
+ * in place store what the cache path stores; HDF5's rules (fill time
+ * "never", sparse reads kept in the cache, edge chunks padded). */
 #include "config.h"
 #include <pthread.h>
 #include <stdint.h>
@@ -762,6 +763,132 @@ test_runs_declined(void)
     pthread_mutex_destroy(&st.lock);
 }
 
+/* HDF5's rules: chunks not stored read as nothing (fill time "never"),
+ * sparse reads keep what they decode in the cache, edge chunks written
+ * whole at full size with fill padding. */
+static void
+test_hdf5_rules(void)
+{
+    enum { R = 10, C = 7 };
+    size_t dims[2] = {R, C}, chunk[2] = {4, 3};
+    int fill = -5, zero = 0, data[R][C], back[R][C];
+    store st;
+    ncc_grid g;
+    ncc_var v;
+    ncc_sel s;
+    memset(&st, 0, sizeof(st));
+    pthread_mutex_init(&st.lock, NULL);
+    st.rank = 2;
+    for (int i = 0; i < R; i++)
+        for (int j = 0; j < C; j++)
+            data[i][j] = 100 * i + j;
+    MUST(ncc_grid_init(&g, 2, chunk, sizeof(int), (size_t)1 << 30));
+
+    /* Fill time "never": only stored chunks reach the buffer. */
+    MUST(ncc_var_init(&v, &g, 0, &zero, 1, 4, &ops, &st));
+    v.fill_never = 1;
+    MUST(ncc_sel_init(&s, &g, (size_t[]){0, 0}, (size_t[]){4, 3}, NULL, dims, NULL));
+    OK(ncc_write(&v, &s, (unsigned char *)data, 1)); /* chunk 0.0 only (4x3 of data's rows) */
+    OK(ncc_flush(&v, 0));
+    memset(back, 0x5A, sizeof(back));
+    MUST(ncc_sel_init(&s, &g, NULL, NULL, NULL, dims, NULL));
+    OK(ncc_read(&v, &s, (unsigned char *)back));
+    {
+        int bad = 0;
+        for (int i = 0; i < R; i++)
+            for (int j = 0; j < C; j++) {
+                int want;
+                if (i < 4 && j < 3)
+                    want = ((int *)data)[i * 3 + j];
+                else
+                    memset(&want, 0x5A, sizeof(want));
+                bad += back[i][j] != want;
+            }
+        CHECK(bad == 0, "fill never: stored chunk read, the rest left as it was (%d wrong)", bad);
+    }
+    v.fill_never = 0;
+    OK(ncc_read(&v, &s, (unsigned char *)back));
+    CHECK(back[9][6] == 0 && back[0][0] == data[0][0], "fill read again once fill_never is off");
+    ncc_var_fini(&v);
+    store_clear(&st);
+
+    /* Sparse reads keep the chunks they decode, clean, within the bound,
+     * and never push out a dirty one. */
+    MUST(ncc_var_init(&v, &g, 0, &fill, 0, 3, &ops, &st));
+    MUST(ncc_sel_init(&s, &g, NULL, NULL, NULL, dims, NULL));
+    OK(ncc_write(&v, &s, (unsigned char *)data, 1));
+    OK(ncc_flush(&v, 0));
+    v.keep_sparse = 4;
+    st.ndecode = 0;
+    for (int rep = 0; rep < 3; rep++)
+        for (size_t i = 0; i < 4; i++)
+            for (size_t j = 0; j < 3; j++) {
+                int one = 0;
+                MUST(ncc_sel_init(&s, &g, (size_t[]){i, j}, (size_t[]){1, 1}, NULL, dims, NULL));
+                OK(ncc_read(&v, &s, (unsigned char *)&one));
+                CHECK(one == data[i][j], "sparse read value");
+            }
+    CHECK(st.ndecode == 1, "a run of sparse reads decodes the chunk once (%ld)", st.ndecode);
+    CHECK(v.cache.n == 1 && !ncc_has_dirty(&v), "the chunk kept clean (%zu entries)", v.cache.n);
+    /* A dirty chunk and reads of every other chunk: the bound holds and
+     * the dirty chunk stays. */
+    {
+        int val = 7;
+        MUST(ncc_sel_init(&s, &g, (size_t[]){9, 6}, (size_t[]){1, 1}, NULL, dims, NULL));
+        OK(ncc_write(&v, &s, (unsigned char *)&val, 1));
+        for (size_t ci = 0; ci < 3; ci++)
+            for (size_t cj = 0; cj < 3; cj++) {
+                int one;
+                MUST(ncc_sel_init(&s, &g, (size_t[]){ci * 4, cj * 3}, (size_t[]){1, 1}, NULL, dims, NULL));
+                OK(ncc_read(&v, &s, (unsigned char *)&one));
+                CHECK(one == data[ci * 4][cj * 3], "sparse read of chunk %zu.%zu", ci, cj);
+            }
+        CHECK(v.cache.n <= 3 && ncc_has_dirty(&v), "bounded (%zu), the dirty chunk kept", v.cache.n);
+        MUST(ncc_sel_init(&s, &g, (size_t[]){9, 6}, (size_t[]){1, 1}, NULL, dims, NULL));
+        OK(ncc_read(&v, &s, (unsigned char *)&val));
+        CHECK(val == 7, "the dirty chunk's value");
+        data[9][6] = 7;
+    }
+    /* Not sparse: nothing kept. */
+    OK(ncc_flush(&v, 0));
+    MUST(ncc_sel_init(&s, &g, NULL, NULL, NULL, dims, NULL));
+    OK(ncc_read(&v, &s, (unsigned char *)back));
+    CHECK(v.cache.n == 0 && memcmp(back, data, sizeof(back)) == 0, "a covering read keeps nothing (%zu)",
+          v.cache.n);
+    ncc_var_fini(&v);
+    store_clear(&st);
+
+    /* Edge chunks at full size: a write of every element inside the
+     * variable writes the chunk whole (no read), its padding fill. */
+    for (int direct = 0; direct < 2; direct++) {
+        MUST(ncc_var_init(&v, &g, 0, &fill, 1, 4, &ops, &st));
+        v.pad_edges = 1;
+        MUST(ncc_sel_init(&s, &g, (size_t[]){8, 6}, (size_t[]){2, 1}, NULL, dims, NULL));
+        st.nfetch = 0;
+        OK(ncc_write(&v, &s, (unsigned char *)(int[]){11, 12}, direct));
+        OK(ncc_flush(&v, 0));
+        CHECK(st.nfetch == 0, "an edge chunk covered inside the extent is not read first (direct %d)", direct);
+        {
+            int i = find(&st, "2.2"), ok = i >= 0 && st.len[i] == 4 + 12 * sizeof(int);
+            if (ok) {
+                int chunkv[12];
+                ncc_raw r = {0};
+                r.data = st.data[i];
+                r.len = st.len[i];
+                OK(f_decode(&st, &r, chunkv, sizeof(chunkv), NULL));
+                for (int k = 0; k < 12; k++) {
+                    int want = k == 0 ? 11 : k == 3 ? 12 : fill;
+                    ok &= chunkv[k] == want;
+                }
+            }
+            CHECK(ok, "edge chunk stored at full size: data, then fill padding (direct %d)", direct);
+        }
+        ncc_var_fini(&v);
+        store_clear(&st);
+    }
+    pthread_mutex_destroy(&st.lock);
+}
+
 int
 main(void)
 {
@@ -785,5 +912,6 @@ main(void)
     test_runs(1, 1, 2, -7);
     test_runs(0, 0, 4, 5);
     test_runs_declined();
+    test_hdf5_rules();
     return nct_summary("tst_chunk_engine");
 }
