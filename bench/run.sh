@@ -22,7 +22,11 @@
 #                    row at a time, partial chunks on every call); Z: Zarr read-all, 512^3
 #                    uint16, 128^3 chunks, zstd, v2 plain (and zarr-python 2 on the new
 #                    library's store, impl=zarrpy; the table's last section gives ours/zarr-python, the
-#                    sharded read against zarr-python's unsharded read) and v3 sharded (fixed size, not --mib)
+#                    sharded read against zarr-python's unsharded read) and v3 sharded (fixed size, not --mib);
+#                    D2: DAP2 over a loopback server the bench starts (src/dap2serve.py) on datasets it
+#                    generates (src/dap2gen.py): ncdump -h and ncdump of 20 variables, nc_get_vars
+#                    stride 4 of a float variable of 100*M/128 MB, nc_get_var of one of 200*M/128 MB;
+#                    requests per client run in a table of their own
 #   --no-limits      skip the physical-limit measurements
 #   --tmp DIR        parent of the scratch directory                       [$TMPDIR or /tmp]
 #   --raw FILE       also save the raw per-run lines to FILE
@@ -35,7 +39,7 @@ set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 REF=/usr NEW= REPS=3 MIB=512 NVARS=10000 ONLY= LIMITS=1 TMPBASE=${TMPDIR:-/tmp} RAW= KEEP=0 JOBTO=900
 
-usage() { sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-1}"; }
+usage() { sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-1}"; }
 while [ $# -gt 0 ]; do
     case "$1" in
         --ref) REF=$2; shift 2 ;;
@@ -61,7 +65,11 @@ want() {  # want W3 -> true if selected
 }
 
 WORK=$(mktemp -d "$TMPBASE/ncbench.XXXXXX")
-cleanup() { if [ "$KEEP" = 1 ]; then echo "scratch kept: $WORK" >&2; else rm -rf "$WORK"; fi; }
+D2PID=
+cleanup() {
+    if [ -n "$D2PID" ]; then kill "$D2PID" 2>/dev/null || true; wait "$D2PID" 2>/dev/null || true; fi
+    if [ "$KEEP" = 1 ]; then echo "scratch kept: $WORK" >&2; else rm -rf "$WORK"; fi
+}
 trap cleanup EXIT
 RAWF=$WORK/raw.txt
 LOG=$WORK/log.txt
@@ -147,6 +155,68 @@ if want W8; then
     DUMPB=$(stat -c %s "$IN/dump.nc"); COPYB=$(stat -c %s "$IN/copy.nc"); GENB=$(stat -c %s "$IN/gen.cdl")
 fi
 
+# D2: the DAP2 datasets (netCDF classic files made by dap2gen.py) and one
+# loopback server for every client run (dap2serve.py: 127.0.0.1, ephemeral
+# port; it stops when this script ends, when its parent goes away, or after
+# its lifetime).  Each request is one line of $D2LOG, so the lines a client
+# run adds are its requests.  Before the timed runs, each side's ncdump of
+# the served dataset must print the same data as its ncdump of the source
+# file: on the reference side a difference means the server is wrong and
+# the D2 jobs are not run; on the new side it is reported as a failure.
+PY=${PYTHON:-/usr/bin/python3}
+D2URL= D2LOG=$WORK/d2.log D2Z_S=$(( 100 * MIB / 128 > 4 ? 100 * MIB / 128 : 4 )) D2Z_B=$(( 200 * MIB / 128 > 4 ? 200 * MIB / 128 : 4 ))
+d2_fail() {  # d2_fail REASON: every D2 row failed
+    local im w
+    for im in "${IMPLS[@]}"; do for w in "D2_dump_h header" "D2_dump full" "D2_stride get_vars" "D2_read get_var"; do
+        echo "impl=$im rep=0 workload=${w% *} phase=${w#* } status=failed reason=$1" >>"$RAWF"
+    done; done
+}
+d2_check() {  # d2_check IMPL: data section of ncdump URL = of ncdump FILE (with that side's ncdump)
+    local im=$1 nd=${TOOLS[$1]}/ncdump o=$WORK/d2check-$1
+    [ -x "$nd" ] || return 0
+    LD_LIBRARY_PATH=${LIBDIR[$im]}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} timeout "$JOBTO" "$nd" "$D2URL/d2meta" >"$o.url" 2>>"$LOG" || return 1
+    LD_LIBRARY_PATH=${LIBDIR[$im]}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} timeout "$JOBTO" "$nd" "$IN/dap2/d2meta.nc" >"$o.file" 2>>"$LOG" || return 1
+    sed -n '/^data:/,$p' "$o.url" >"$o.url.data"; sed -n '/^data:/,$p' "$o.file" >"$o.file.data"
+    [ -s "$o.file.data" ] && cmp -s "$o.url.data" "$o.file.data"
+}
+d2_run() {  # d2_run JOB IMPL REP: the job, then its requests (lines added to the log)
+    local n0 n1
+    n0=$(wc -l <"$D2LOG")
+    job "$1" "$2" "$3"
+    n1=$(wc -l <"$D2LOG")
+    tail -n +"$(( n0 + 1 ))" "$D2LOG" | head -n "$(( n1 - n0 ))" | awk -v im="$2" -v rep="$3" -v w="$1" '
+        { n++; if ($1 ~ /\.dods/) d++; b += $3 }
+        END { printf "impl=%s rep=%s dap2job=%s requests=%d dods=%d served=%.0f\n", im, rep, w, n, d, b }' >>"$RAWF"
+}
+if want D2; then
+    echo "== generating D2 inputs, starting the DAP2 server" >&2
+    mkdir -p "$IN/dap2"; : >"$D2LOG"
+    if ! "$PY" "$HERE/src/dap2gen.py" "$IN/dap2" "$MIB" >>"$LOG" 2>&1; then
+        echo "!! D2: dap2gen.py failed (numpy?), see $LOG" >&2; d2_fail generator_failed
+    else
+        "$PY" "$HERE/src/dap2serve.py" --data "$IN/dap2" --portfile "$WORK/d2.port" --log "$D2LOG" \
+            --lifetime $(( 120 + 8 * REPS * JOBTO )) 2>>"$LOG" &
+        D2PID=$!
+        for _ in $(seq 1 150); do [ -s "$WORK/d2.port" ] && break; kill -0 "$D2PID" 2>/dev/null || break; sleep 0.1; done
+        if [ -s "$WORK/d2.port" ]; then D2URL=http://127.0.0.1:$(cat "$WORK/d2.port"); fi
+        D2META=$(stat -c %s "$IN/dap2/d2meta.nc")
+        if [ -z "$D2URL" ]; then
+            echo "!! D2: the DAP2 server did not start, see $LOG" >&2; d2_fail server_failed
+        elif ! d2_check ref; then
+            echo "!! D2: ncdump (${PFX[ref]}) of $D2URL/d2meta does not print the data of d2meta.nc:" >&2
+            echo "!!     the generated DAP2 responses are wrong; D2 not run (diff: $WORK/d2check-ref.*, --keep)" >&2
+            d2_fail server_check_failed; D2URL=
+        else
+            echo "   D2: server at $D2URL, ncdump of the URL = ncdump of the file (${PFX[ref]})" >&2
+            if [ -n "$NEW" ] && ! d2_check new; then
+                echo "!! D2: ncdump (${PFX[new]}) of $D2URL/d2meta does not print the data of d2meta.nc" >&2
+                echo "impl=new rep=0 workload=D2_dump phase=full status=failed reason=values_differ_from_file" >>"$RAWF"
+            fi
+        fi
+        : >"$D2LOG"
+    fi
+fi
+
 # ---------------------------------------------------------------- jobs
 W3OPT=(); want W3 && W3OPT=(-S 4)
 job() {  # job NAME IMPL REP
@@ -181,6 +251,10 @@ job() {  # job NAME IMPL REP
         W8_ncgen)   run_tool "$im" "$rep" W8_ncgen cdl_to_nc "$GENB" parse_strtof ncgen -b -o out.nc "$IN/gen.cdl" ;;
         W8_ncdump4) run_tool "$im" "$rep" W8_ncdump4 dump "$DUMPB" fmt_g7 ncdump "$IN/dump4.nc" ;;
         W8_ncgen4)  run_tool "$im" "$rep" W8_ncgen4 cdl_to_nc4 "$GENB" parse_strtof ncgen -b -k nc4 -o out.nc "$IN/gen.cdl" ;;
+        D2_dump_h)  run_tool "$im" "$rep" D2_dump_h header 0 - ncdump -h "$D2URL/d2meta" ;;
+        D2_dump)    run_tool "$im" "$rep" D2_dump full "$D2META" - ncdump "$D2URL/d2meta" ;;
+        D2_stride)  run_prog "$im" "$rep" nc_dap2 -u "$D2URL/d2stride" -v s -z "$D2Z_S" -y 250 -x 1000 -k stride -s 4 ;;
+        D2_read)    run_prog "$im" "$rep" nc_dap2 -u "$D2URL/d2big" -v b -z "$D2Z_B" -y 250 -x 1000 -k full ;;
     esac
 }
 JOBS=()
@@ -196,6 +270,7 @@ want W9 && JOBS+=(W9)
 want W10 && JOBS+=(W10)
 want W11 && JOBS+=(W11)
 want Z && JOBS+=(Z_plain Z_shard)
+[ -n "$D2URL" ] && JOBS+=(D2_dump_h D2_dump D2_stride D2_read)
 
 T0=$(date +%s)
 for rep in $(seq 1 "$REPS"); do
@@ -208,7 +283,7 @@ for rep in $(seq 1 "$REPS"); do
     for j in "${JOBS[@]}"; do
         for im in "${IMPLS[@]}"; do
             echo "   $j [$im]" >&2
-            job "$j" "$im" "$rep"
+            case $j in D2_*) d2_run "$j" "$im" "$rep" ;; *) job "$j" "$im" "$rep" ;; esac
         done
     done
 done
@@ -221,4 +296,40 @@ for im in "${IMPLS[@]}"; do
 done
 echo
 awk -f "$HERE/summarize.awk" "$RAWF"
+if grep -q "^impl=[a-z]* rep=[0-9]* dap2job=" "$RAWF"; then
+    echo
+    echo "DAP2 requests per client run (median over repetitions): req = all requests, dods = data"
+    echo "requests (.dods), kB = response bytes served (10^3)"
+    awk '
+    function med(key, n,    v, i, j, t) {
+        for (i = 1; i <= n; i++) v[i] = val[key, i] + 0
+        for (i = 2; i <= n; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
+        return (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+    }
+    / dap2job=/ {
+        delete f
+        for (i = 1; i <= NF; i++) { p = index($i, "="); f[substr($i, 1, p - 1)] = substr($i, p + 1) }
+        w = f["dap2job"]; if (!(w in seen)) { seen[w] = 1; order[++nw] = w }
+        if (f["impl"] == "new") hasnew = 1
+        for (q = 1; q <= 3; q++) {
+            m = (q == 1) ? "requests" : (q == 2 ? "dods" : "served")
+            k = w SUBSEP f["impl"] SUBSEP m; c = ++cnt[k]; val[k, c] = f[m]
+        }
+    }
+    END {
+        printf "%-12s %8s %8s %10s", "workload", "ref_req", "ref_dods", "ref_kB"
+        if (hasnew) printf " %8s %8s %10s", "new_req", "new_dods", "new_kB"
+        printf "\n"
+        for (r = 1; r <= nw; r++) {
+            w = order[r]; printf "%-12s", w
+            for (q = 1; q <= (hasnew ? 2 : 1); q++) {
+                im = (q == 1) ? "ref" : "new"; k = w SUBSEP im SUBSEP "requests"
+                if (cnt[k] > 0) printf " %8d %8d %10.1f", med(k, cnt[k]), med(w SUBSEP im SUBSEP "dods", cnt[k]),
+                                       med(w SUBSEP im SUBSEP "served", cnt[k]) / 1e3
+                else printf " %8s %8s %10s", "-", "-", "-"
+            }
+            printf "\n"
+        }
+    }' "$RAWF"
+fi
 if grep -q "status=failed" "$RAWF"; then echo; echo "FAILED jobs:"; grep "status=failed" "$RAWF" | sort -u; fi
