@@ -4,7 +4,7 @@
  * URL with "#dap4", "#mode=dap4" or "#protocol=dap4"; file:///path/NAME
  * reads the recorded NAME.dmr and NAME.dap.  Parameters in the query or
  * the fragment: dap4.ce (or dap4.constraint), dap4.checksum=true|false;
- * their values are percent-decoded once.
+ * their values are percent-decoded once (libdispatch/ncdapurl.h).
  *
  * Open reads the DMR only (one request).  A read of a variable over http
  * is one request, URL.dap?dap4.ce=/VAR[start:stride:last]..., whose slice
@@ -22,134 +22,41 @@
 #include "ncdispatch.h"
 #include "ncx.h"
 #include "d4int.h"
+#include "ncdapurl.h"
 #if NC_HAVE_HTTP
 #include "nchttp.h"
 #endif
 
 /* ---- URL ------------------------------------------------------------------------- */
 
-static int
-hexval(int c)
-{
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
-/* n bytes of s, %XX decoded once. */
-static char *
-pct_decode(const char *s, size_t n)
-{
-    char *out = malloc(n + 1), *q = out;
-    if (out == NULL)
-        return NULL;
-    for (size_t i = 0; i < n; i++) {
-        int a, b;
-        if (s[i] == '%' && i + 2 < n && (a = hexval((unsigned char)s[i + 1])) >= 0
-            && (b = hexval((unsigned char)s[i + 2])) >= 0) {
-            *q++ = (char)(a * 16 + b);
-            i += 2;
-        } else {
-            *q++ = s[i];
-        }
-    }
-    *q = '\0';
-    return out;
-}
-
-/* Every byte but unreserved ones and '/' as %XX. */
-static char *
-pct_encode(const char *s)
-{
-    size_t n = strlen(s);
-    char *out = malloc(3 * n + 1), *q = out;
-    if (out == NULL)
-        return NULL;
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
-            || strchr("-._~/", c))
-            *q++ = (char)c;
-        else
-            q += sprintf(q, "%%%02X", c);
-    }
-    *q = '\0';
-    return out;
-}
-
-/* One "key=value" of the query or fragment. */
-static int
-url_param(D4file *d, const char *s, size_t n)
-{
-    const char *eq = memchr(s, '=', n);
-    size_t kl = eq ? (size_t)(eq - s) : n;
-    const char *v = eq ? eq + 1 : s + n;
-    size_t vl = eq ? n - kl - 1 : 0;
-    if ((kl == 8 && strncasecmp(s, "dap4.ce=", 8) == 0)
-        || (kl == 15 && strncasecmp(s, "dap4.constraint", 15) == 0)
-        || (kl == 7 && strncasecmp(s, "dap4.ce", 7) == 0)) {
-        free(d->ce);
-        if ((d->ce = pct_decode(v, vl)) == NULL)
-            return NC_ENOMEM;
-        if (d->ce[0] == '\0') {
-            free(d->ce);
-            d->ce = NULL;
-        }
-    } else if (kl == 13 && strncasecmp(s, "dap4.checksum", 13) == 0) {
-        d->checksum = (vl == 4 && strncasecmp(v, "true", 4) == 0) || (vl == 1 && v[0] == '1');
-    }
-    return NC_NOERR;
-}
-
-static int
-url_params(D4file *d, const char *s, size_t n)
-{
-    int stat = NC_NOERR;
-    while (n > 0 && !stat) {
-        const char *amp = memchr(s, '&', n);
-        size_t l = amp ? (size_t)(amp - s) : n;
-        stat = url_param(d, s, l);
-        s += l;
-        n -= l;
-        if (n > 0) {
-            s++;
-            n--;
-        }
-    }
-    return stat;
-}
-
+/* The dataset and the parameters DAP4 reads (libdispatch/ncdapurl.h): the
+ * query's pairs and the fragment's; dap4.ce before dap4.constraint. */
 static int
 url_parse(const char *url, D4file *d)
 {
-    const char *h = strchr(url, '#');
-    const char *end = h ? h : url + strlen(url);
-    const char *q = memchr(url, '?', (size_t)(end - url));
-    size_t n = (size_t)((q ? q : end) - url);
+    NCDAP_url u = {0};
+    const char *v;
     int stat;
 
-    if (q && (stat = url_params(d, q + 1, (size_t)(end - q - 1))))
+    if ((stat = ncdap_url_parse(url, &u)))
         return stat;
-    if (h && (stat = url_params(d, h + 1, strlen(h + 1))))
-        return stat;
-    if (n > 7 && strncasecmp(url, "file://", 7) == 0) {
-        d->isfile = 1;
-        d->base = pct_decode(url + 7, n - 7);
-    } else if ((n > 7 && strncasecmp(url, "http://", 7) == 0)
-               || (n > 8 && strncasecmp(url, "https://", 8) == 0)) {
-        d->base = strndup(url, n);
-    } else if (n > 7 && strncasecmp(url, "dap4://", 7) == 0) {
-        if ((d->base = malloc(n + 1)) != NULL)
-            snprintf(d->base, n + 1, "http://%.*s", (int)(n - 7), url + 7);
-    } else {
-        return NC_EURL;
+    if (u.query && (stat = ncdap_params_add(&u, u.query, strlen(u.query))))
+        goto done;
+    v = ncdap_param(&u, "dap4.ce");
+    if (v == NULL)
+        v = ncdap_param(&u, "dap4.constraint");
+    if (v && v[0] && (d->ce = strdup(v)) == NULL) {
+        stat = NC_ENOMEM;
+        goto done;
     }
-    if (d->base == NULL)
-        return NC_ENOMEM;
-    if (d->base[0] == '\0' || d->base[strlen(d->base) - 1] == '/')
-        return NC_EURL;
-    return NC_NOERR;
+    v = ncdap_param(&u, "dap4.checksum");
+    d->checksum = v && (strcasecmp(v, "true") == 0 || strcmp(v, "1") == 0);
+    d->isfile = u.isfile;
+    d->base = u.base;
+    u.base = NULL;
+done:
+    ncdap_url_clear(&u);
+    return stat;
 }
 
 /* ---- fetching --------------------------------------------------------------------- */
@@ -202,7 +109,7 @@ fetch(D4file *d, const char *ext, const char *ce, unsigned char **bufp, size_t *
     {
         size_t l;
         nch_buf b = {0};
-        if (ce && (enc = pct_encode(ce)) == NULL)
+        if (ce && (enc = ncdap_pct_encode(ce, "/")) == NULL)
             return NC_ENOMEM;
         l = strlen(d->base) + strlen(ext) + (enc ? strlen(enc) : 0) + 64;
         if ((url = malloc(l)) == NULL) {
