@@ -21,18 +21,26 @@ int
 d4_dechunk(unsigned char *buf, size_t len, char **dmr, size_t *dmrlen, unsigned char **data,
            size_t *datalen, int *little)
 {
-    size_t pos = 0, out = 0;
-    int first = 1;
+    size_t pos = 0, out = 0, head = 0;
+    char *text = NULL;   /* the DMR, until it is handed out */
+    int stat = NC_NOERR;
     for (;;) {
-        if (len - pos < 4)
-            return NC_EDAP; /* truncated: no last chunk */
+        if (len - pos < 4) {
+            stat = NC_EDAP; /* truncated: no last chunk */
+            break;
+        }
         unsigned flags = buf[pos];
         size_t n = ((size_t)buf[pos + 1] << 16) | ((size_t)buf[pos + 2] << 8) | buf[pos + 3];
         pos += 4;
-        if (n > len - pos)
-            return NC_EDAP;
+        if (n > len - pos) {
+            stat = NC_EDAP;
+            break;
+        }
         if (flags & CHUNK_ERROR) {
+            /* the server's message replaces the DMR in the output */
             char *t = malloc(n + 1);
+            free(text);
+            text = NULL;
             if (t == NULL)
                 return NC_ENOMEM;
             memcpy(t, buf + pos, n);
@@ -41,17 +49,13 @@ d4_dechunk(unsigned char *buf, size_t len, char **dmr, size_t *dmrlen, unsigned 
             *dmrlen = n;
             return NC_EDAPSVC;
         }
-        if (first) {
-            char *t = malloc(n + 1);
-            if (t == NULL)
+        if (text == NULL) {
+            if ((text = malloc(n + 1)) == NULL)
                 return NC_ENOMEM;
-            memcpy(t, buf + pos, n);
-            t[n] = '\0';
-            *dmr = t;
-            *dmrlen = n;
+            memcpy(text, buf + pos, n);
+            text[n] = '\0';
+            head = n;
             *little = (flags & CHUNK_LITTLE) != 0;
-            out = 0;
-            first = 0;
         } else {
             memmove(buf + out, buf + pos, n);
             out += n;
@@ -60,6 +64,12 @@ d4_dechunk(unsigned char *buf, size_t len, char **dmr, size_t *dmrlen, unsigned 
         if (flags & CHUNK_LAST)
             break;
     }
+    if (stat) {
+        free(text);
+        return stat;
+    }
+    *dmr = text;
+    *dmrlen = head;
     *data = buf;
     *datalen = out;
     return NC_NOERR;

@@ -669,6 +669,9 @@ build_group(Builder *b, NC4_grp *g, const xmlNode *gn, int depth)
             else if ((stat = nc4_new_grp(g, name, &sub)) == NC_NOERR)
                 sub->created = 1;
             xmlFree(name);
+        } else if (c->type == XML_ELEMENT_NODE && !is_variable(c) && !is_elem(c, "Attribute")
+                   && !is_elem(c, "Map")) {
+            stat = NC_EDMR; /* an element DAP4 does not define in a group */
         }
     }
     if (stat)
