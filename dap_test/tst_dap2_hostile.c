@@ -5,6 +5,8 @@
  *
  *   tst_dap2_hostile WORKDIR
  */
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,6 +186,35 @@ test_data(void)
     EXPECT(open_url("nodata", &ncid), NC_EDATADDS);
 }
 
+/* Selections whose arithmetic overflows are refused, not read. */
+static void
+test_selection(void)
+{
+    int ncid, varid;
+    static const unsigned char x[] = {0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 1, 0, 0, 0, 2,
+                                      0, 0, 0, 3, 0, 0, 0, 4};
+    put("sel", "Dataset { Int32 a[4]; } d;", NULL, x, sizeof x);
+    if (open_url("sel", &ncid) != NC_NOERR) {
+        CHECK(0, "sel: open failed");
+        return;
+    }
+    OK(nc_inq_varid(ncid, "a", &varid));
+    {
+        size_t start[1] = {1}, count[1] = {5};
+        ptrdiff_t stride[1] = {(ptrdiff_t)1 << 62};  /* (count-1)*stride wraps to 0 */
+        int v[5] = {0, 0, 0, 0, 0};
+        EXPECT(nc_get_vars_int(ncid, varid, start, count, stride, v), NC_EEDGE);
+        count[0] = 2;
+        stride[0] = 2;
+        OK(nc_get_vars_int(ncid, varid, start, count, stride, v));
+        CHECK(v[0] == 2 && v[1] == 4, "strided values %d %d", v[0], v[1]);
+        count[0] = (size_t)-1;
+        stride[0] = 1;
+        EXPECT(nc_get_vars_int(ncid, varid, start, count, stride, v), NC_EEDGE);
+    }
+    OK(nc_close(ncid));
+}
+
 static void
 test_text(void)
 {
@@ -226,6 +257,7 @@ main(int argc, char **argv)
     test_sizes();
     test_nesting();
     test_data();
+    test_selection();
     test_text();
     return nct_summary("tst_dap2_hostile");
 }

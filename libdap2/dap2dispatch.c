@@ -9,6 +9,7 @@
  */
 #include "config.h"
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -672,8 +673,10 @@ D2_get_vars(int ncid, int varid, const size_t *start, const size_t *count,
             return NC_ESTRIDE;
         if (start[i] > shape[i] || (start[i] == shape[i] && count[i] > 0))
             return NC_EINVALCOORDS;
-        if (count[i] > 0 && (count[i] - 1) * (size_t)st[i] >= shape[i] - start[i])
-            return NC_EEDGE;
+        if (count[i] > 0 && count[i] - 1 > (shape[i] - start[i] - 1) / (size_t)st[i])
+            return NC_EEDGE;  /* the last index would be beyond the dimension */
+        if (count[i] > 0 && total > SIZE_MAX / 8 / count[i])
+            return NC_EINVAL;  /* more values than memory can hold */
         total *= count[i];
     }
     if (total == 0)
