@@ -674,6 +674,20 @@ batch_run(batch_ctx *c, size_t ntasks, int pooled)
     return atomic_load(&c->status);
 }
 
+/* Every chunk p touches through setup and work, on the pool. */
+static int
+run_plan(plan *p, void (*setup)(batch_ctx *, size_t, slot *), void (*work)(batch_ctx *, slot *))
+{
+    batch_ctx c;
+    memset(&c, 0, sizeof(c));
+    c.p = p;
+    c.vc = p->vc;
+    c.did = p->did;
+    c.setup = setup;
+    c.work = work;
+    return batch_run(&c, plan_grid(p), 1);
+}
+
 /* Encode a whole decoded chunk into s (written by batch_store). */
 static void
 encode_into(const vcache *vc, slot *s, const unsigned char *src)
@@ -768,17 +782,10 @@ write_work(batch_ctx *c, slot *s)
 static int
 run_write(plan *p)
 {
-    batch_ctx c;
     int stat;
     if ((stat = vc_fill(p->vc)))
         return stat;
-    memset(&c, 0, sizeof(c));
-    c.p = p;
-    c.vc = p->vc;
-    c.did = p->did;
-    c.setup = write_setup;
-    c.work = write_work;
-    return batch_run(&c, plan_grid(p), 1);
+    return run_plan(p, write_setup, write_work);
 }
 
 /* ---- the write-back cache --------------------------------------------------------- */
@@ -1105,18 +1112,11 @@ cached_read(plan *p)
 static int
 run_read(plan *p)
 {
-    batch_ctx c;
     int stat;
     /* Reads may meet unwritten chunks anywhere: the fill chunk first. */
     if (!p->vc->fill_never && (stat = vc_fill(p->vc)))
         return stat;
-    memset(&c, 0, sizeof(c));
-    c.p = p;
-    c.vc = p->vc;
-    c.did = p->did;
-    c.setup = read_setup;
-    c.work = read_work;
-    return batch_run(&c, plan_grid(p), 1);
+    return run_plan(p, read_setup, read_work);
 }
 
 /* The request start/count/stride on vc into p; 0 when it is HDF5's (a
