@@ -137,6 +137,8 @@ def child_python(urls):
                     if not a.startswith("_DAP4"):
                         print("  att", a, repr(v.getncattr(a)))
                 print("  data", np.asarray(v[...]).tolist())
+                if v.ndim > 0 and v.dtype != str:
+                    print("  strided", np.asarray(v[tuple(slice(1, None, 2) for _ in v.shape)]).tolist())
             for sub in g.groups.values():
                 print(" group", sub.name)
                 show(sub)
@@ -144,9 +146,26 @@ def child_python(urls):
         ds.close()
 
 
+def child_reads(url):
+    """Run in a child on our library: one variable read twice, then a
+    strided part of it, then a second variable."""
+    import netCDF4
+    import numpy as np
+    ds = netCDF4.Dataset(url)
+    a = np.asarray(ds["v7"][:]).tolist()
+    b = np.asarray(ds["v7"][:]).tolist()
+    c = np.asarray(ds["v7"][3:40:4]).tolist()
+    d = np.asarray(ds["v9"][5]).tolist()
+    ds.close()
+    print(json.dumps([a == b, a[3:40:4] == c, d]))
+
+
 def main():
     if len(sys.argv) > 2 and sys.argv[1] == "--child":
         child_python(sys.argv[2:])
+        return
+    if len(sys.argv) > 2 and sys.argv[1] == "--reads":
+        child_reads(sys.argv[2])
         return
     ncdump, libdir, data, work = sys.argv[1:5]
     if os.path.realpath(sys.executable) != os.path.realpath(PY):
@@ -237,6 +256,16 @@ def main():
             nctst.check(ours.returncode == 0, "python on ours: " + ours.stderr[-400:])
             nctst.check(ref.returncode == 0, "python on the reference: " + ref.stderr[-400:])
             o, r = ours.stdout.splitlines(), ref.stdout.splitlines()
+            # the same slice twice: one request (the cache), then one per new slice
+            get(port, "_reset")
+            rd = subprocess.run([PY, me, "--reads", "http://%s/many.nc#dap4" % host],
+                                capture_output=True, text=True, timeout=120,
+                                env=dict(os.environ, LD_LIBRARY_PATH=lib))
+            c = counts(port)
+            nctst.check(rd.returncode == 0 and json.loads(rd.stdout) == [True, True, 905],
+                        "reads: %s %s" % (rd.stdout, rd.stderr[-300:]))
+            nctst.check(c.get("/many.nc.dmr") == 1 and c.get("/many.nc.dap") == 3,
+                        "reads: requests %s (want the DMR and 3 slices)" % c)
             nctst.check(o and o[0].startswith("libversion 4.10.1"), "python did not load ours")
             nctst.check(len(o) > 30 and len(o) == len(r), "%d lines, reference %d" % (len(o), len(r)))
             for i, (a, b) in enumerate(zip(o[1:], r[1:])):
