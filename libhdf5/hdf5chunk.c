@@ -1119,6 +1119,40 @@ run_read(plan *p)
     return run_plan(p, read_setup, read_work);
 }
 
+/* Calls on one variable from threads sharing a handle take turns: a lock
+ * per variable, from a small striped table.  A caller that holds the HDF5
+ * lock takes none (it could wait on a thread that waits for the HDF5 lock;
+ * the HDF5 lock orders it against other holders). */
+#define NSTRIPES 64
+static pthread_mutex_t stripes[NSTRIPES];
+static pthread_once_t stripes_once = PTHREAD_ONCE_INIT;
+
+static void
+stripes_init(void)
+{
+    for (int i = 0; i < NSTRIPES; i++)
+        pthread_mutex_init(&stripes[i], NULL);
+}
+
+static pthread_mutex_t *
+var_lock(const NC4_var *var)
+{
+    pthread_mutex_t *m;
+    if (nc4h5_lock_held())
+        return NULL;
+    pthread_once(&stripes_once, stripes_init);
+    m = &stripes[((uintptr_t)var / sizeof(void *)) % NSTRIPES];
+    pthread_mutex_lock(m);
+    return m;
+}
+
+static void
+var_unlock(pthread_mutex_t *m)
+{
+    if (m != NULL)
+        pthread_mutex_unlock(m);
+}
+
 /* The request start/count/stride on vc into p; 0 when it is HDF5's (a
  * count or stride of 0, past the extent).  *sparse: it wants less than
  * 1/SPARSE of the elements of the chunks it touches. */
@@ -1151,9 +1185,9 @@ plan_set(plan *p, vcache *vc, hid_t did, const hsize_t *start, const hsize_t *co
     return 1;
 }
 
-int
-nc4h5_chunk_read(NC4_var *var, hid_t did, hid_t mtid, int nd, const hsize_t *start, const hsize_t *count,
-                 const hsize_t *stride, const hsize_t *ext, size_t size, void *out, int *done)
+static int
+chunk_read(NC4_var *var, hid_t did, hid_t mtid, int nd, const hsize_t *start, const hsize_t *count,
+           const hsize_t *stride, const hsize_t *ext, size_t size, void *out, int *done)
 {
     plan p;
     vcache *vc;
@@ -1174,9 +1208,9 @@ nc4h5_chunk_read(NC4_var *var, hid_t did, hid_t mtid, int nd, const hsize_t *sta
     return cached_read(&p);
 }
 
-int
-nc4h5_chunk_write(NC4_var *var, hid_t did, hid_t mtid, int nd, const hsize_t *start, const hsize_t *count,
-                  const hsize_t *stride, const hsize_t *ext, size_t size, const void *in, int *done)
+static int
+chunk_write(NC4_var *var, hid_t did, hid_t mtid, int nd, const hsize_t *start, const hsize_t *count,
+            const hsize_t *stride, const hsize_t *ext, size_t size, const void *in, int *done)
 {
     plan p;
     vcache *vc;
@@ -1209,10 +1243,33 @@ nc4h5_chunk_write(NC4_var *var, hid_t did, hid_t mtid, int nd, const hsize_t *st
 }
 
 int
+nc4h5_chunk_read(NC4_var *var, hid_t did, hid_t mtid, int nd, const hsize_t *start, const hsize_t *count,
+                 const hsize_t *stride, const hsize_t *ext, size_t size, void *out, int *done)
+{
+    pthread_mutex_t *m = var_lock(var);
+    int stat = chunk_read(var, did, mtid, nd, start, count, stride, ext, size, out, done);
+    var_unlock(m);
+    return stat;
+}
+
+int
+nc4h5_chunk_write(NC4_var *var, hid_t did, hid_t mtid, int nd, const hsize_t *start, const hsize_t *count,
+                  const hsize_t *stride, const hsize_t *ext, size_t size, const void *in, int *done)
+{
+    pthread_mutex_t *m = var_lock(var);
+    int stat = chunk_write(var, did, mtid, nd, start, count, stride, ext, size, in, done);
+    var_unlock(m);
+    return stat;
+}
+
+int
 nc4h5_chunk_cache_flush(NC4_var *var, int drop)
 {
+    pthread_mutex_t *m = var_lock(var);
     vcache *vc = var->fmt ? vc_find((NC4H5_var *)var->fmt) : NULL;
-    return vc ? vc_writeback(vc, drop) : NC_NOERR;
+    int stat = vc ? vc_writeback(vc, drop) : NC_NOERR;
+    var_unlock(m);
+    return stat;
 }
 
 int

@@ -7,7 +7,9 @@
  * of file B over and over (each read takes the HDF5 lock).  While the sync
  * runs none of those reads may finish: the sync holds the lock from start
  * to end.  While a large read of A decodes on the pool (the data call
- * releases its own hold for that), the reads of B must go on.
+ * releases its own hold for that), the reads of B must go on.  Then two
+ * threads read the variable of A through one handle at once (single
+ * values, kept in its cache, and whole rows), every value checked.
  *
  * usage: tst_h5lockhold   (files in the current directory) */
 #include <pthread.h>
@@ -50,6 +52,38 @@ reader(void *arg)
         size_t k = atomic_fetch_add(&ndone, 1);
         if (k < MAXT)
             done_at[k] = now();
+    }
+    return NULL;
+}
+
+/* Two threads on one handle of A. */
+typedef struct shared_read {
+    int ncid, varid, seed;
+    const float *data;
+    atomic_int *bad;
+} shared_read;
+
+static void *
+one_handle(void *arg)
+{
+    shared_read *r = arg;
+    unsigned x = (unsigned)r->seed;
+    float row[NX];
+    for (int k = 0; k < 400; k++) {
+        size_t idx[2];
+        float v;
+        x = x * 1103515245u + 12345u;
+        idx[0] = (x >> 8) % NY;
+        x = x * 1103515245u + 12345u;
+        idx[1] = (x >> 8) % NX;
+        if (nc_get_var1_float(r->ncid, r->varid, idx, &v) || v != r->data[idx[0] * NX + idx[1]])
+            atomic_fetch_add(r->bad, 1);
+        if (k % 50 == 0) {
+            size_t st[2] = {idx[0], 0}, ct[2] = {1, NX};
+            if (nc_get_vara_float(r->ncid, r->varid, st, ct, row) ||
+                memcmp(row, r->data + idx[0] * NX, sizeof(row)) != 0)
+                atomic_fetch_add(r->bad, 1);
+        }
     }
     return NULL;
 }
@@ -131,6 +165,18 @@ run(float *data, float *back)
     /* A read too short to measure proves nothing either way. */
     if (t3 - t2 > 0.005)
         CHECK(during_read > 0, "no read of another file finished during a pipelined read (%.3f s)", t3 - t2);
+    {
+        pthread_t t2[2];
+        atomic_int bad = 0;
+        shared_read r[2] = {{ncid, varid, 1, data, &bad}, {ncid, varid, 2, data, &bad}};
+        int made = 0;
+        for (int k = 0; k < 2; k++)
+            made += pthread_create(&t2[k], NULL, one_handle, &r[k]) == 0;
+        for (int k = 0; k < made; k++)
+            pthread_join(t2[k], NULL);
+        CHECK(made == 2 && atomic_load(&bad) == 0, "two threads on one handle: %d wrong reads",
+              atomic_load(&bad));
+    }
     OK(nc_close(ncid));
     OK(nc_close(ncid_b));
 }
