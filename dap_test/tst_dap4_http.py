@@ -211,6 +211,13 @@ def main():
         nctst.check(rc == 0 and c.get("total") == 2 and c.get("/many.nc.dap") == 1,
                     "ncdump -v v7: %s %s" % (c, err[-200:]))
         nctst.check(" v7 = 700, 701, 702" in out, "v7 values: %s" % out[-300:])
+        # small variables (fixed-size, 64 bytes at most) come together: the
+        # 15 scalars of test_atomic_types_x in one request, its string alone
+        get(port, "_reset")
+        rc, out, err = run([ncdump, "http://%s/test_atomic_types_x.nc#dap4" % host])
+        c = counts(port)
+        nctst.check(rc == 0 and c.get("total") == 3 and c.get("/test_atomic_types_x.nc.dap") == 2,
+                    "small variables together: %s %s" % (c, err[-200:]))
         # the constrained response holds that variable only
         one = get(port, "many.nc.dap?dap4.ce=/v7&dap4.checksum=false")
         whole = get(port, "many.nc.dap?dap4.checksum=false")

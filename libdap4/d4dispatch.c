@@ -8,9 +8,10 @@
  *
  * Open reads the DMR only (one request).  A read of a variable over http
  * is one request, URL.dap?dap4.ce=/VAR[start:stride:last]..., whose slice
- * is kept in a small cache; file:// URLs (and http URLs with the user's
- * own constraint) decode the whole data response once and serve every
- * read from it.
+ * is kept in a small cache; the first read of a small variable (fixed-size
+ * values, 64 bytes at most) fetches every small variable whole in one
+ * request.  file:// URLs (and http URLs with the user's own constraint)
+ * decode the whole data response once and serve every read from it.
  */
 #include "config.h"
 #include <errno.h>
@@ -229,6 +230,50 @@ load_all(D4file *d)
     free(buf);
     if (stat == NC_NOERR)
         d->loaded = 1;
+    return stat;
+}
+
+/* ---- small variables together (http) ------------------------------------------------ */
+
+/* Whole variables of fixed-size types up to this many bytes are fetched
+ * together, in one request, the first time one of them is read. */
+#define D4_SMALL_BYTES 64
+
+static int
+is_small(D4file *d, const D4var *dv)
+{
+    if (nc4_type_has_pointers(d->f, dv->var->xtype))
+        return 0;
+    size_t n = var_nvals(dv->var), size = nc4_type_size(d->f, dv->var->xtype);
+    return size > 0 && n <= D4_SMALL_BYTES / size;
+}
+
+/* One request for every small variable not yet held: /a;/b;... */
+static int
+prefetch_small(D4file *d)
+{
+    size_t cap = 1, l = 0;
+    char *ce;
+    unsigned char *buf = NULL;
+    size_t len = 0;
+    int stat;
+
+    d->prefetched = 1;
+    for (size_t i = 0; i < d->nvars; i++)
+        if (d->vars[i].whole == NULL && is_small(d, &d->vars[i]))
+            cap += strlen(d->vars[i].fqn) + 1;
+    if (cap == 1)
+        return NC_NOERR;
+    if ((ce = malloc(cap)) == NULL)
+        return NC_ENOMEM;
+    for (size_t i = 0; i < d->nvars; i++)
+        if (d->vars[i].whole == NULL && is_small(d, &d->vars[i]))
+            l += (size_t)snprintf(ce + l, cap - l, "%s%s", l ? ";" : "", d->vars[i].fqn);
+    stat = fetch(d, "dap", ce, &buf, &len);
+    free(ce);
+    if (stat == NC_NOERR)
+        stat = decode_response(d, buf, len, 0, take_whole, NULL);
+    free(buf);
     return stat;
 }
 
@@ -515,9 +560,12 @@ D4_get_vars(int ncid, int varid, const size_t *start, const size_t *count, const
         return NC_NOERR;
     size = nc4_type_size(f, xtype);
 
-    if (d->isfile || d->ce) {
+    if (!d->isfile && !d->ce && !d->prefetched && dv->whole == NULL && is_small(d, dv)
+        && (stat = prefetch_small(d)))
+        return stat;
+    if (d->isfile || d->ce || dv->whole) {
         /* gather the slice from the whole variable */
-        if ((stat = load_all(d)))
+        if ((d->isfile || d->ce) && (stat = load_all(d)))
             return stat;
         if (dv->whole == NULL || dv->nwhole != var_nvals(var))
             return NC_EDAP;

@@ -54,6 +54,7 @@ typedef struct D4file {
     D4var *vars;         /* top-level variables, in serialization order */
     size_t nvars;
     int loaded;          /* file:// : the whole response decoded */
+    int prefetched;      /* http: the small variables were fetched together */
     D4slice cache[D4_CACHE_ENTRIES];
     size_t cachebytes;
     unsigned long clock;
