@@ -46,8 +46,8 @@
 /* ---- the variable's state ------------------------------------------------------------
  * On its NC4H5_var, for the dataset id it was made for (another id: the
  * dataset was remade, and the state with its cached chunks is discarded
- * unwritten).  Used by one request at a time (calls on one variable are
- * the caller's to serialise); pool tasks of a request read it and touch
+ * unwritten).  Used by one request at a time (the entry points take the
+ * variable's lock, var_lock); pool tasks of a request read it and touch
  * only the entries of their own chunks.
  * The write-back cache: entries are the engine's (ncc_cache: found by
  * chunk index, LRU order); it holds at most c.max decoded chunks (the
