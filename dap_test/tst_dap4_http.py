@@ -212,7 +212,7 @@ def main():
                     "ncdump -v v7: %s %s" % (c, err[-200:]))
         nctst.check(" v7 = 700, 701, 702" in out, "v7 values: %s" % out[-300:])
         # small variables (fixed-size, 64 bytes at most) come together: the
-        # 15 scalars of test_atomic_types_x in one request, its string alone
+        # 13 scalars of test_atomic_types_x in one request, its string alone
         get(port, "_reset")
         rc, out, err = run([ncdump, "http://%s/test_atomic_types_x.nc#dap4" % host])
         c = counts(port)
