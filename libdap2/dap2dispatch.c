@@ -511,19 +511,32 @@ gather(const D2node *col, size_t nd, const size_t *shape, const size_t *start,
         size_t off = 0;
         for (size_t i = 0; i < nd; i++)
             off = off * shape[i] + start[i] + (i + 1 < nd ? idx[i] * (size_t)stride[i] : 0);
-        for (size_t k = 0; k < inner; k++) {
-            size_t e = off + k * istride;
-            if (isstring) {
-                const char *str = ((char **)col->col)[e];
+        if (!isstring && istride == 1) {
+            /* a contiguous row: one copy */
+            memcpy(out, (const unsigned char *)col->col + off * es, inner * es);
+            out += inner * es;
+        } else if (isstring) {
+            for (size_t k = 0; k < inner; k++) {
+                const char *str = ((char **)col->col)[off + k * istride];
                 size_t sl = strlen(str);
                 for (size_t c = 0; c < scount; c++) {
                     size_t ci = sstart + c * (size_t)sstride;
                     *out++ = (unsigned char)(ci < sl ? str[ci] : '\0');
                 }
-            } else {
-                memcpy(out, (const unsigned char *)col->col + e * es, es);
-                out += es;
             }
+        } else {
+            /* strided: fixed-size copies the compiler turns into moves */
+            const unsigned char *src = (const unsigned char *)col->col + off * es;
+#define D2_STRIDED(N)                                              \
+    for (size_t k = 0; k < inner; k++, out += N, src += istride * N) \
+        memcpy(out, src, N)
+            switch (es) {
+            case 1: D2_STRIDED(1); break;
+            case 2: D2_STRIDED(2); break;
+            case 4: D2_STRIDED(4); break;
+            default: D2_STRIDED(8); break;
+            }
+#undef D2_STRIDED
         }
         size_t i = nd > 0 ? nd - 1 : 0;
         while (i > 0) {
