@@ -150,13 +150,30 @@ var_nvals(const NC4_var *var)
     return n;
 }
 
+/* The top-level variable "/g/h/v" through the model's hashed indexes. */
 static D4var *
 find_fqn(D4file *d, const char *fqn)
 {
-    for (size_t i = 0; i < d->nvars; i++)
-        if (strcmp(d->vars[i].fqn, fqn) == 0)
-            return &d->vars[i];
-    return NULL;
+    NC4_grp *g = d->f->root;
+    const char *p = fqn;
+    char name[NC_MAX_NAME + 1];
+    if (*p++ != '/')
+        return NULL;
+    for (;;) {
+        const char *slash = strchr(p, '/');
+        size_t l = slash ? (size_t)(slash - p) : strlen(p);
+        if (l == 0 || l > NC_MAX_NAME)
+            return NULL;
+        memcpy(name, p, l);
+        name[l] = '\0';
+        if (slash == NULL) {
+            NC4_var *var = (NC4_var *)nc4_index_find(&g->vars, name);
+            return var ? var->fmt : NULL;
+        }
+        if ((g = (NC4_grp *)nc4_index_find(&g->children, name)) == NULL)
+            return NULL;
+        p = slash + 1;
+    }
 }
 
 /* nvals: values per variable of the response when it holds one variable
