@@ -7,6 +7,8 @@
  *   - "#maxstrlen=N" / "#stringlength=N" set the string dimension, and
  *     "#stringlength_VAR=N" one variable's;
  *   - "#noseqdims" gives sequences one record;
+ *   - a Byte value 255 read as int, unsigned char or float is 255 (the
+ *     reference reads the same);
  *   - parameters may also come as "[key=value]" prefixes of the URL.
  *
  *   tst_dap2_params WORKDIR
@@ -79,6 +81,17 @@ test_fill(void)
         OK(nc_inq_atttype(ncid, varid, "_FillValue", &t));
         OK(nc_get_att_schar(ncid, varid, "_FillValue", &b));
         CHECK(t == NC_BYTE && b == -1, "_FillValue type %d value %d", t, b);
+        /* reads in another type convert from the DAP type: Byte is unsigned */
+        {
+            int iv[3];
+            unsigned char uv[3];
+            float fv[3];
+            OK(nc_get_var_int(ncid, varid, iv));
+            OK(nc_get_var_uchar(ncid, varid, uv));
+            OK(nc_get_var_float(ncid, varid, fv));
+            CHECK(iv[1] == 255 && uv[1] == 255 && fv[1] == 255.0f, "byte 255 read as %d %d %g",
+                  iv[1], uv[1], fv[1]);
+        }
         OK(nc_inq_attlen(ncid, varid, "_Unsigned", &len));
         memset(text, 0, sizeof text);
         OK(nc_get_att_text(ncid, varid, "_Unsigned", text));

@@ -114,6 +114,9 @@ int d2_merge_das(D2node *dds, D2das *das);
 size_t d2_atomsize(int atype);
 /* The classic type a DAP2 atomic type maps to (NC_BYTE for Byte, ...). */
 nc_type d2_nctype(int atype);
+/* The netCDF type of a DAP2 atomic type's values (NC_UBYTE for Byte,
+ * NC_USHORT for UInt16, ...): reads in another type convert from it. */
+nc_type d2_nativetype(int atype);
 /* Full name of a node: names from the dataset down, joined by '.'. */
 char *d2_fullname(const D2node *n);
 

@@ -49,6 +49,22 @@ d2_nctype(int atype)
     }
 }
 
+nc_type
+d2_nativetype(int atype)
+{
+    switch (atype) {
+    case D2_BYTE: return NC_UBYTE;
+    case D2_INT16: return NC_SHORT;
+    case D2_UINT16: return NC_USHORT;
+    case D2_INT32: return NC_INT;
+    case D2_UINT32: return NC_UINT;
+    case D2_FLOAT32: return NC_FLOAT;
+    case D2_FLOAT64: return NC_DOUBLE;
+    case D2_STRING: case D2_URL: return NC_CHAR;
+    default: return NC_NAT;
+    }
+}
+
 int
 d2_find_data(const unsigned char *buf, size_t len, size_t *offp)
 {

@@ -745,8 +745,8 @@ D2_get_vars(int ncid, int varid, const size_t *start, const size_t *count,
         gather(col, nd, shape, start, count, st, v->isstring,
                v->isstring ? start[nd] : 0, v->isstring ? count[nd] : 0,
                v->isstring ? st[nd] : 1, es, tmp ? tmp : value);
-    if (tmp != NULL)
-        stat = ncx_convert(v->type, tmp, memtype, value, total);
+    if (tmp != NULL)  /* as upstream: from the DAP type (Byte is unsigned) */
+        stat = ncx_convert(d2_nativetype(v->node->atype), tmp, memtype, value, total);
 done:
     free(tmp);
     d2_node_free(resp);
