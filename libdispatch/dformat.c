@@ -40,9 +40,13 @@
 #else
 #define DAP4_IMPL NULL
 #endif
-/* HTTP byte ranges, HDF4 and PnetCDF have rows but no layer
- * yet (CMake refuses their options): their files and URLs are recognised
- * and NC_ENOTBUILT. */
+#if NC_ENABLE_BYTERANGE
+#define BYTERANGE_IMPL (&NC3_remote_format_impl)
+#else
+#define BYTERANGE_IMPL NULL
+#endif
+/* HDF4 and PnetCDF have rows but no layer (CMake refuses their options):
+ * their files are recognised and NC_ENOTBUILT. */
 #define CDF5_OFF (!NC_ENABLE_CDF5)
 
 /* ---- magic numbers ------------------------------------------------------------ */
@@ -111,12 +115,14 @@ const NC_Format NC_formats[] = {
         .impl = DAP2_IMPL,
     },
     {
-        /* A remote file read by byte ranges; its bytes pick classic or
-         * HDF5 once read.  No layer: the row itself is "not built". */
+        /* A remote file read by byte ranges (libdispatch/dremote.c): the
+         * classic layer on its remote ncio backend, which refuses any
+         * other format found in the file's bytes (NC_ENOTBUILT). */
         .model = NC_FORMATX_NC3,
         .name = "HTTP byte ranges",
         .variants = {{NC_FORMAT_CLASSIC, 0, NULL, 0, 0}},
         .modekeys = "bytes",
+        .impl = BYTERANGE_IMPL,
     },
     {
         .model = NC_FORMATX_NC_HDF4,

@@ -395,6 +395,16 @@ nc_set_log_level(int new_level)
     return NC_NOERR;
 }
 
+int
+NC_get_log_level(void)
+{
+    int level;
+    NC_lock();
+    level = log_level;
+    NC_unlock();
+    return level;
+}
+
 /* ---- version ---------------------------------------------------------------------- */
 
 const char *

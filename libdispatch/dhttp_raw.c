@@ -13,6 +13,7 @@
 #include "config.h"
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <curl/curl.h>
 #include "netcdf.h"
 #include "nchttp.h"
@@ -95,6 +96,42 @@ raw_write(char *ptr, size_t size, size_t nmemb, void *arg)
     return size * nmemb;
 }
 
+/* ---- headers ---- */
+
+/* Copy the value of header line h (len bytes) into dst when its name is
+ * name: blanks around the value and the line end dropped, cut to fit. */
+static void
+raw_keep_header(const char *h, size_t len, const char *name, char *dst, size_t cap)
+{
+    size_t nl = strlen(name), a, b;
+    if (len <= nl || strncasecmp(h, name, nl) != 0 || h[nl] != ':')
+        return;
+    for (a = nl + 1; a < len && (h[a] == ' ' || h[a] == '\t'); a++)
+        ;
+    for (b = len; b > a && (h[b - 1] == '\r' || h[b - 1] == '\n' || h[b - 1] == ' '); b--)
+        ;
+    if (b - a >= cap)
+        b = a + cap - 1;
+    memcpy(dst, h + a, b - a);
+    dst[b - a] = '\0';
+}
+
+static size_t
+raw_header(char *ptr, size_t size, size_t nmemb, void *arg)
+{
+    RawXfer *x = arg;
+    nch_rawreq *r = x->r;
+    size_t n = size * nmemb;
+    if (n >= 5 && strncmp(ptr, "HTTP/", 5) == 0) { /* a new answer (after 100) */
+        r->content_range[0] = r->etag[0] = r->last_modified[0] = '\0';
+        return n;
+    }
+    raw_keep_header(ptr, n, "Content-Range", r->content_range, sizeof r->content_range);
+    raw_keep_header(ptr, n, "ETag", r->etag, sizeof r->etag);
+    raw_keep_header(ptr, n, "Last-Modified", r->last_modified, sizeof r->last_modified);
+    return n;
+}
+
 /* ---- requests ---- */
 
 int
@@ -141,6 +178,8 @@ raw_setup(CURL *easy, nch_rawreq *r, RawXfer *x)
     curl_easy_setopt(easy, CURLOPT_LOW_SPEED_TIME, RAW_LOW_SPEED_TIME);
     curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, raw_write);
     curl_easy_setopt(easy, CURLOPT_WRITEDATA, x);
+    curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, raw_header);
+    curl_easy_setopt(easy, CURLOPT_HEADERDATA, x);
     if (strcmp(r->method, "HEAD") == 0)
         curl_easy_setopt(easy, CURLOPT_NOBODY, 1L);
     else if (strcmp(r->method, "PUT") == 0) {

@@ -116,6 +116,11 @@ typedef struct nch_rawreq {
     int nomem;                /* no memory for the body */
     nch_buf errbody;          /* body of an answer >= 300, at most 64 KiB */
     long long content_length; /* Content-Length of the answer, -1 unknown */
+    /* headers of the answer that a ranged reader checks ("" when absent,
+     * cut to fit) */
+    char content_range[64]; /* "bytes FIRST-LAST/TOTAL", or "*" for FIRST-LAST */
+    char etag[128];
+    char last_modified[64];
 } nch_rawreq;
 
 int nch_raw_open(nch_raw **hp);

@@ -45,5 +45,7 @@ void NC_get_chunk_cache_defaults(size_t *size, size_t *nelems, float *preemption
 /* The nc_set_alignment settings; returns 0 (and the zeros) when it was never
  * called, so that HDF5 keeps its own default. */
 int NC_get_alignment_defaults(int *threshold, int *alignment);
+/* The level nc_set_log_level set (-1: logging off). */
+int NC_get_log_level(void);
 
 #endif /* NCSTATE_H */

@@ -15,6 +15,7 @@
 #include "nc3internal.h"
 #include "ncx.h"
 #include "ncbyteorder.h"
+#include "ncremote.h"
 
 int
 nc3_get(int ncid, NC **ncp, NC3_info **infop)
@@ -543,6 +544,8 @@ NC3_open(const char *path, int mode, int basepe, size_t *chunksizehintp, void *p
         return NC_ENOMEM;
     if (mode & (NC_INMEMORY | NC_DISKLESS | NC_MMAP))
         stat = nc3io_mem_open(path, mode, parameters, &info->io);
+    else if (NC_remote_is_url(path)) /* the registry's byte-range row */
+        stat = nc3io_remote_open(path, mode, &info->io);
     else
         stat = nc3io_posix_open(path, mode, &info->io);
     if (stat) {

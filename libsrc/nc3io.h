@@ -3,6 +3,7 @@
  * A file is a flat array of bytes addressed by offset.  Backends:
  *   nc3io_posix.c  a file descriptor, pread/pwrite, with a bounded read
  *                  buffer and write-behind buffer (neither under NC_SHARE);
+ *   nc3io_remote.c a remote file (HTTP byte ranges), read-only;
  *   nc3io_mem.c    a memory image: NC_DISKLESS (optionally NC_PERSIST to the
  *                  path at close), NC_INMEMORY (nc_open_mem, nc_open_memio,
  *                  nc_create_mem; the final image handed back by close).
@@ -61,5 +62,9 @@ int nc3io_posix_open(const char *path, int mode, ncio **iop);
  * open: NC_INMEMORY with parameters an NC_memio*, else NC_DISKLESS reads path. */
 int nc3io_mem_create(const char *path, int cmode, size_t initialsz, ncio **iop);
 int nc3io_mem_open(const char *path, int mode, void *parameters, ncio **iop);
+
+/* A remote file read by HTTP byte ranges (nc3io_remote.c), read-only:
+ * NC_EPERM for NC_WRITE, NC_ENOTBUILT when the file is not classic. */
+int nc3io_remote_open(const char *url, int mode, ncio **iop);
 
 #endif /* NC3IO_H */
