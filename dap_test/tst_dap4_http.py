@@ -238,8 +238,13 @@ def main():
         rc, out, err = run([ncdump, "http://%s/bad/badcrc.nc?dap4.checksum=true#dap4" % host])
         nctst.check(rc != 0 and "DATADDS" in err,
                     "checksum mismatch: rc %d %s" % (rc, err[-300:]))
-        rc, out, err = run([ncdump, "http://%s/bad/badcrc.nc?dap4.checksum=false#dap4" % host])
-        nctst.check(rc == 0, "checksum mismatch unverified: rc %d %s" % (rc, err[-300:]))
+        # checksums are on unless dap4.checksum=false (upstream's default);
+        # #hyrax reads them without checking
+        rc, out, err = run([ncdump, "http://%s/bad/badcrc.nc#dap4" % host])
+        nctst.check(rc != 0 and "DATADDS" in err, "checksum mismatch, default: rc %d %s" % (rc, err[-300:]))
+        for q in ("?dap4.checksum=false#dap4", "#dap4&hyrax"):
+            rc, out, err = run([ncdump, "http://%s/bad/badcrc.nc%s" % (host, q)])
+            nctst.check(rc == 0, "checksum mismatch unverified (%s): rc %d %s" % (q, rc, err[-300:]))
         rc, out, err = run([ncdump, "http://%s/nosuch.nc#dap4" % host])
         nctst.check(rc != 0, "missing dataset opened")
         # 5. netCDF4-python on our library over http = on the reference locally

@@ -3,7 +3,8 @@
  * URLs (docs/dap4.md): dap4://host/path is http://host/path; an http(s)
  * URL with "#dap4", "#mode=dap4" or "#protocol=dap4"; file:///path/NAME
  * reads the recorded NAME.dmr and NAME.dap.  Parameters in the query or
- * the fragment: dap4.ce (or dap4.constraint), dap4.checksum=true|false;
+ * the fragment: dap4.ce (or dap4.constraint), dap4.checksum=true|false
+ * (true unless given false, as upstream), "hyrax" (checksums not checked);
  * their values are percent-decoded once (libdispatch/ncdapurl.h).
  *
  * Open reads the DMR only (one request).  A read of a variable over http
@@ -50,8 +51,11 @@ url_parse(const char *url, D4file *d)
         stat = NC_ENOMEM;
         goto done;
     }
+    /* upstream's rule: checksums on unless dap4.checksum=false; #hyrax:
+     * the data carry them but they are not checked */
     v = ncdap_param(&u, "dap4.checksum");
-    d->checksum = v && (strcasecmp(v, "true") == 0 || strcmp(v, "1") == 0);
+    d->checksum = !(v && strcasecmp(v, "false") == 0);
+    d->crc_ignore = ncdap_param(&u, "hyrax") != NULL;
     d->isfile = u.isfile;
     d->base = u.base;
     u.base = NULL;
@@ -205,7 +209,10 @@ decode_response(D4file *d, unsigned char *buf, size_t len, size_t nvals, take_fn
             break;
         }
         n = nvals ? nvals : var_nvals(dv->var);
-        if ((stat = d4_decode_var(&dec, dv->var, n, hascrc || d->checksum, d->checksum, &vals)))
+        /* CRC32s follow the variables when the response's DMR declares
+         * them (_DAP4_Checksum_CRC32), or when we asked a server for them */
+        int crc = hascrc || (d->checksum && !d->isfile);
+        if ((stat = d4_decode_var(&dec, dv->var, n, crc, d->checksum && !d->crc_ignore, &vals)))
             break;
         stat = take(d, dv, vals, n, arg);
     }

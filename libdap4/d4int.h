@@ -49,7 +49,8 @@ typedef struct D4file {
     int isfile;          /* file:// : NAME.dmr and NAME.dap on disk */
     char *base;          /* path (file) or URL (http) without query/fragment */
     char *ce;            /* the user's dap4.ce constraint, decoded; NULL = none */
-    int checksum;        /* dap4.checksum=true: ask for and verify CRC32s */
+    int checksum;        /* dap4.checksum (default true): ask for and verify CRC32s */
+    int crc_ignore;      /* #hyrax: the data carry CRC32s, not checked */
     struct nch_session *http;
     D4var *vars;         /* top-level variables, in serialization order */
     size_t nvars;
