@@ -16,6 +16,7 @@ The DAS is returned whole.
 """
 import re
 import struct
+import urllib.parse
 
 KEYWORDS = {"byte", "int16", "uint16", "int32", "uint32", "float32", "float64", "string", "url",
             "structure", "sequence", "grid", "dataset"}
@@ -390,11 +391,14 @@ def select(root, query):
         if not segs:
             raise ValueError("empty projection")
         for k, (name, ranges) in enumerate(segs):
-            match = [f for f in node.fields if f.name == name]
+            # DDS names may carry %XX escapes, and so may the names of the
+            # (already URL-decoded) query: compare both decoded, as servers do
+            want = urllib.parse.unquote(name)
+            match = [f for f in node.fields if urllib.parse.unquote(f.name) == want]
             if not match:
                 raise ValueError("no variable %s" % name)
             node = match[0]
-            sel = sel.fields.setdefault(name, Sel(node))
+            sel = sel.fields.setdefault(node.name, Sel(node))
             if ranges:
                 sel.ranges = ranges
             if k == len(segs) - 1:

@@ -2,7 +2,10 @@
 """tst_dap2_http.py: the DAP2 client over http against the loopback server
 (dapserver.py answering constraints with dap2subset.py).
 
-    tst_dap2_http.py OUR_NCDUMP LIBNETCDF DATADIR WORKDIR
+    tst_dap2_http.py OUR_NCDUMP LIBNETCDF DATADIR WORKDIR [all]
+
+With "all": only the sweep of every recorded dataset, our ncdump over http
+against the reference over file:// (slow).  Without:
 
 - our ncdump prints over http what the reference ncdump prints over http and
   what ours prints over file:// (-h and data);
@@ -54,11 +57,26 @@ def counts(port, reset=False):
     return None if reset else json.loads(body)
 
 
+def sweep(ours, data, work):
+    """Every recorded dataset: our ncdump over http prints what the
+    reference prints over file://."""
+    names = sorted(f[:-4] for f in os.listdir(data) if f.endswith(".dds"))
+    with run_http.server(data, work, lifetime=900) as ports:
+        base = "http://127.0.0.1:%d/" % ports[0]
+        for n in names:
+            rr, rout = run([REF, "file://%s/%s" % (data, n)])
+            orc, oout = run([ours, base + n])
+            nctst.check(orc == rr and oout == rout, "%s: ours over http differs from the reference" % n)
+    nctst.finish("tst_dap2_http all")
+
+
 def main():
     ours, lib, data, work = sys.argv[1:5]
     if not os.path.exists(REF):
         nctst.skip("no reference ncdump")
     os.makedirs(work, exist_ok=True)
+    if len(sys.argv) > 5 and sys.argv[5] == "all":
+        return sweep(ours, data, work)
     nc = nctst.load_lib(lib)
     with run_http.server(data, work) as ports:
         port = ports[0]
