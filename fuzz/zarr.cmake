@@ -41,7 +41,7 @@ endif()
 if(NETCDF_ENABLE_NCZARR AND NETCDF_ENABLE_S3 AND EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz_zs3list.c)
   add_executable(fuzz_zs3list fuzz_zs3list.c)
   target_link_libraries(fuzz_zs3list PRIVATE netcdf)
-  target_include_directories(fuzz_zs3list PRIVATE ${CMAKE_SOURCE_DIR}/libnczarr)
+  target_include_directories(fuzz_zs3list PRIVATE ${CMAKE_SOURCE_DIR}/libnczarr ${CMAKE_SOURCE_DIR}/libdispatch)
   target_compile_options(fuzz_zs3list PRIVATE
     -fsanitize=fuzzer,${NC_FUZZ_SANITIZE} -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g)
   target_link_options(fuzz_zs3list PRIVATE -fsanitize=fuzzer,${NC_FUZZ_SANITIZE})

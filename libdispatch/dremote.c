@@ -37,8 +37,10 @@ NC_remote_is_url(const char *path)
 
 #if NC_HAVE_HTTP
 
+#include <strings.h>
 #include "nchttp.h"
 #include "ncrc.h"
+#include "ncs3.h"
 
 #define R_BLOCK_DEFAULT ((size_t)1 << 20)
 #define R_CACHE_DEFAULT ((size_t)64 << 20)
@@ -51,6 +53,8 @@ NC_remote_is_url(const char *path)
 #define R_PAUSE_MS 50                      /* first pause; doubles each time */
 #define R_REQ_MAX ((unsigned long long)16 << 20) /* bytes per request, at most */
 #define R_HEAD_MAGIC 8                     /* bytes inference needs */
+/* SHA-256 of an empty payload, the x-amz-content-sha256 of a signed GET */
+#define R_EMPTY_SHA256 "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 
 /* ---- settings ---- */
 
@@ -105,6 +109,9 @@ struct NC_remote {
     int norange;          /* the server answers ranges with the whole file (200) */
     char etag[128];       /* validators of the first answer */
     char lastmod[64];
+    char *sigv4;          /* S3 with credentials: curl's SigV4 spec, else NULL */
+    char *token;          /* "x-amz-security-token: ..." header, or NULL */
+    NC_s3_cfg s3;         /* S3 objects: endpoint, bucket, key, region, keys */
     NC_remote_stats st;
 };
 
@@ -301,9 +308,18 @@ judge(NC_remote *r, nch_rawreq *q, int xst, unsigned long long off, size_t len, 
 static int
 prep_request(const NC_remote *r, nch_rawreq *q, unsigned long long off, size_t len, void *dst)
 {
+    int stat;
     q->method = "GET";
     if ((q->url = strdup(r->url)) == NULL)
         return NC_ENOMEM;
+    if (r->sigv4 != NULL) {
+        if ((stat = nch_rawreq_header(q, "x-amz-content-sha256: " R_EMPTY_SHA256))
+            || (r->token != NULL && (stat = nch_rawreq_header(q, r->token))))
+            return stat;
+        q->sigv4 = r->sigv4;
+        q->user = r->s3.access_key;
+        q->password = r->s3.secret_key;
+    }
     if (r->norange)
         q->skip = off;
     snprintf(q->range, sizeof q->range, "%llu-%llu", off, off + len - 1);
@@ -610,6 +626,98 @@ NC_remote_read(NC_remote *r, unsigned long long off, size_t n, void *buf)
 
 /* ---- open and close ---- */
 
+/* Is url (no fragment) an S3 object: s3://, or a host of AWS S3? */
+static int
+is_s3(const char *url)
+{
+    const char *h, *e;
+    size_t n;
+    if (strncasecmp(url, "s3://", 5) == 0)
+        return 1;
+    h = strstr(url, "://") + 3;
+    e = h + strcspn(h, "/?");
+    n = (size_t)(e - h);
+    /* ignore a port */
+    for (const char *c = h; c < e; c++)
+        if (*c == ':') {
+            n = (size_t)(c - h);
+            break;
+        }
+    return n > 14 && strncasecmp(h + n - 14, ".amazonaws.com", 14) == 0;
+}
+
+/* The value of key "k=v" in a fragment "a=b&c&k=v", a copy, or NULL. */
+static char *
+frag_value(const char *frag, const char *key)
+{
+    size_t kl = strlen(key);
+    for (const char *p = frag; p != NULL && *p;) {
+        const char *amp = strchr(p, '&');
+        size_t n = amp ? (size_t)(amp - p) : strlen(p);
+        if (n > kl && p[kl] == '=' && strncasecmp(p, key, kl) == 0) {
+            char *v = malloc(n - kl);
+            if (v != NULL) {
+                memcpy(v, p + kl + 1, n - kl - 1);
+                v[n - kl - 1] = '\0';
+            }
+            return v;
+        }
+        p = amp ? amp + 1 : NULL;
+    }
+    return NULL;
+}
+
+/* S3 object: the request URL from the bucket and key (path or virtual-host
+ * style), the region (the fragment's aws.region over the rest), and SigV4
+ * signing when credentials were found. */
+static int
+s3_setup(NC_remote *r, const char *frag)
+{
+    int stat;
+    char *region, *u;
+    size_t n, k = 0;
+    static const char hex[] = "0123456789ABCDEF";
+    if ((stat = NC_s3_cfg_from_url(r->url, &r->s3)))
+        return stat;
+    if (r->s3.prefix == NULL || r->s3.prefix[0] == '\0')
+        return NC_EURL; /* a bucket, not an object */
+    if ((region = frag_value(frag, "aws.region")) != NULL) {
+        free(r->s3.region);
+        r->s3.region = region;
+    }
+    n = strlen(r->s3.endpoint) + strlen(r->s3.bucket) + 3 * strlen(r->s3.prefix) + 4;
+    if ((u = malloc(n)) == NULL)
+        return NC_ENOMEM;
+    k = (size_t)snprintf(u, n, r->s3.vhost ? "%s/" : "%s/%s/", r->s3.endpoint, r->s3.bucket);
+    /* the key percent-encoded as SigV4 wants it ('/' kept) */
+    for (const unsigned char *p = (const unsigned char *)r->s3.prefix; *p; p++) {
+        if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')
+            || *p == '-' || *p == '_' || *p == '.' || *p == '~' || *p == '/') {
+            u[k++] = (char)*p;
+        } else {
+            u[k++] = '%';
+            u[k++] = hex[*p >> 4];
+            u[k++] = hex[*p & 15];
+        }
+    }
+    u[k] = '\0';
+    free(r->url);
+    r->url = u;
+    if (r->s3.access_key != NULL) {
+        n = strlen(r->s3.region) + 16;
+        if ((r->sigv4 = malloc(n)) == NULL)
+            return NC_ENOMEM;
+        snprintf(r->sigv4, n, "aws:amz:%s:s3", r->s3.region);
+        if (r->s3.session_token != NULL) {
+            n = strlen(r->s3.session_token) + 32;
+            if ((r->token = malloc(n)) == NULL)
+                return NC_ENOMEM;
+            snprintf(r->token, n, "x-amz-security-token: %s", r->s3.session_token);
+        }
+    }
+    return NC_NOERR;
+}
+
 /* The first request: the head of the file (one block), its size from the
  * answer, its validators kept. */
 static int
@@ -687,7 +795,8 @@ NC_remote_open(const char *url, NC_remote **rp)
     if (url == NULL || rp == NULL)
         return NC_EINVAL;
     *rp = NULL;
-    if (strncmp(url, "http://", 7) != 0 && strncmp(url, "https://", 8) != 0)
+    if (strncmp(url, "http://", 7) != 0 && strncmp(url, "https://", 8) != 0
+        && strncasecmp(url, "s3://", 5) != 0)
         return NC_EURL;
     if ((r = calloc(1, sizeof(*r))) == NULL)
         return NC_ENOMEM;
@@ -698,6 +807,8 @@ NC_remote_open(const char *url, NC_remote **rp)
     }
     memcpy(r->url, url, ulen);
     r->url[ulen] = '\0';
+    if (is_s3(r->url) && (stat = s3_setup(r, url[ulen] == '#' ? url + ulen + 1 : "")))
+        goto fail;
     bs = setting("NETCDF_BYTERANGE_BLOCKSIZE", "HTTP.BYTERANGE.BLOCKSIZE", r->url, R_BLOCK_DEFAULT);
     cs = setting("NETCDF_BYTERANGE_CACHESIZE", "HTTP.BYTERANGE.CACHESIZE", r->url, R_CACHE_DEFAULT);
     nc = setting("NETCDF_BYTERANGE_CONNECTIONS", "HTTP.BYTERANGE.CONNECTIONS", r->url, R_CONN_DEFAULT);
@@ -735,6 +846,9 @@ NC_remote_close(NC_remote *r)
                 r->url, r->st.requests, r->st.bytes, r->st.hits, r->st.misses, r->st.retries);
     cache_clear(r);
     nch_raw_close(r->conn);
+    NC_s3_cfg_clear(&r->s3);
+    free(r->sigv4);
+    free(r->token);
     free(r->hash);
     free(r->url);
     free(r);

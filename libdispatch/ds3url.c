@@ -1,12 +1,13 @@
-/* zmap_s3url.c: which bucket and prefix an S3 URL names, which region signs
- * for it, and whose credentials (see ncz_s3_cfg_from_url in zmap_s3.h for
+/* ds3url.c: which bucket and key (prefix) an S3 URL names, which region
+ * signs for it, and whose credentials (see NC_s3_cfg_from_url in ncs3.h for
  * the precedence, which follows upstream netCDF-C's: environment over the
  * ~/.aws profile, "us-east-1" when nothing says otherwise, anonymous when no
- * key is found). */
+ * key is found).  Shared by the Zarr S3 store (libnczarr/zmap_s3.c) and the
+ * byte-range reader (dremote.c). */
 #ifndef _DEFAULT_SOURCE
 #define _DEFAULT_SOURCE
 #endif
-#include "zmap_s3.h"
+#include "ncs3.h"
 #include "ncrc.h"
 
 #include <ctype.h>
@@ -21,7 +22,7 @@
 
 /* Free and clear the credentials (none: requests go unsigned). */
 static void
-drop_credentials(NCZ_s3_cfg *c)
+drop_credentials(NC_s3_cfg *c)
 {
     free(c->access_key);
     free(c->secret_key);
@@ -30,7 +31,7 @@ drop_credentials(NCZ_s3_cfg *c)
 }
 
 void
-ncz_s3_cfg_clear(NCZ_s3_cfg *c)
+NC_s3_cfg_clear(NC_s3_cfg *c)
 {
     drop_credentials(c);
     free(c->endpoint);
@@ -90,7 +91,7 @@ trim(char *s)
 }
 
 int
-ncz_s3_ini_lookup(const char *file, const char *section, const char *key, char **valp)
+NC_s3_ini_lookup(const char *file, const char *section, const char *key, char **valp)
 {
     *valp = NULL;
     FILE *f = fopen(file, "r");
@@ -151,7 +152,7 @@ profile_value(const char *creds, const char *config, const char *profile, const 
 {
     int stat = NC_NOERR;
     *valp = NULL;
-    if (creds && (stat = ncz_s3_ini_lookup(creds, profile, key, valp)))
+    if (creds && (stat = NC_s3_ini_lookup(creds, profile, key, valp)))
         return stat;
     if (!*valp && config) {
         char sect[512];
@@ -159,17 +160,17 @@ profile_value(const char *creds, const char *config, const char *profile, const 
             snprintf(sect, sizeof sect, "default");
         else
             snprintf(sect, sizeof sect, "profile %s", profile);
-        if ((stat = ncz_s3_ini_lookup(config, sect, key, valp)))
+        if ((stat = NC_s3_ini_lookup(config, sect, key, valp)))
             return stat;
         if (!*valp) /* some tools write [NAME] in config too */
-            stat = ncz_s3_ini_lookup(config, profile, key, valp);
+            stat = NC_s3_ini_lookup(config, profile, key, valp);
     }
     return stat;
 }
 
 /* url: the store's URL, for URL-scoped .ncrc entries. */
 static int
-load_identity(NCZ_s3_cfg *c, const char *hostregion, const char *url)
+load_identity(NC_s3_cfg *c, const char *hostregion, const char *url)
 {
     int stat = NC_NOERR;
     char *creds = aws_file("SHARED_CREDENTIALS_FILE", "credentials", url);
@@ -258,6 +259,27 @@ aws_host(const char *host, char **bucketp, char **regionp)
     return 1;
 }
 
+/* Is key ("/a/b") unusable as an object key: too long, an empty, "." or
+ * ".." component, or a control character? */
+static int
+key_bad(const char *key)
+{
+    const char *p = key;
+    if (strnlen(key, NC_S3_MAX_KEY + 1) > NC_S3_MAX_KEY)
+        return 1;
+    while (*p == '/') {
+        const char *c = ++p;
+        size_t n = strcspn(c, "/");
+        if (n == 0 || (n == 1 && c[0] == '.') || (n == 2 && c[0] == '.' && c[1] == '.'))
+            return 1;
+        for (size_t i = 0; i < n; i++)
+            if ((unsigned char)c[i] < 0x20 || c[i] == 0x7f)
+                return 1;
+        p = c + n;
+    }
+    return *p != '\0';
+}
+
 /* Drop '/' at both ends; reject "." and ".." components and empty ones. */
 static int
 clean_prefix(const char *p, size_t n, char **outp)
@@ -275,7 +297,7 @@ clean_prefix(const char *p, size_t n, char **outp)
         k[0] = '/';
         memcpy(k + 1, p, n);
         k[n + 1] = '\0';
-        int bad = ncz_key_check(k);
+        int bad = key_bad(k);
         free(k);
         if (bad)
             return NC_EURL;
@@ -284,7 +306,7 @@ clean_prefix(const char *p, size_t n, char **outp)
 }
 
 int
-ncz_s3_cfg_from_url(const char *url, NCZ_s3_cfg *c)
+NC_s3_cfg_from_url(const char *url, NC_s3_cfg *c)
 {
     int stat = NC_NOERR;
     char *host = NULL, *hbucket = NULL, *hregion = NULL;
@@ -378,6 +400,6 @@ done:
     free(hbucket);
     free(hregion);
     if (stat)
-        ncz_s3_cfg_clear(c);
+        NC_s3_cfg_clear(c);
     return stat;
 }
