@@ -196,6 +196,24 @@ def main():
             nctst.check(nc.nc_open(url("cdf1_ref").encode(), 1, ctypes.byref(ncid)) == -37,
                         "NC_WRITE over a URL is NC_EPERM")
 
+        # Settings: a cache of two blocks (evictions on every read), one
+        # connection, and the block size from a .ncrc key scoped to the server.
+        _, want, _ = dump(NCDUMP, os.path.join(data, big + ".nc"))
+        rc, out, err = dump(NCDUMP, url(big), NETCDF_BYTERANGE_CACHESIZE=2 * BLOCK,
+                            NETCDF_BYTERANGE_CONNECTIONS=1)
+        nctst.check(rc == 0 and out == want, "two-block cache: rc %d %s" % (rc, err.strip()))
+        home = os.path.join(WORK, "home")
+        os.makedirs(home, exist_ok=True)
+        with open(os.path.join(home, ".ncrc"), "w") as f:
+            f.write("[127.0.0.1:%d]HTTP.BYTERANGE.BLOCKSIZE=8k\n" % port)
+        control(port, "reset")
+        e = env(NCRCENV_HOME=home)
+        del e["NETCDF_BYTERANGE_BLOCKSIZE"]
+        r = subprocess.run([NCDUMP, "-h", url("cdf1_ref")], capture_output=True, env=e, timeout=60)
+        st = control(port, "stats")
+        nctst.check(r.returncode == 0 and st["ranges"][:1] == ["bytes=0-8191"],
+                    ".ncrc block size: %s" % st["ranges"][:2])
+
         # Faults: retried to success, or a clean error.
         _, want, _ = dump(NCDUMP, os.path.join(data, big + ".nc"))
         for modes in ("close", "fail500", "slow", "norange", "close+fail500"):
