@@ -39,7 +39,10 @@ SAMPLE = ["test.01", "test.03", "123bears.nc", "kwcase.nc", "test.07"]
 # with a hyperslab, variables left out).
 CONSTRAINED = ["test.03?b2,i16[0:1][1][0:1]", "fnoc1.nc?u[0:2:10][1][3:5],lat",
                "123bears.nc?order,bears", "kwcase.nc?SST[0:2:8]",
-               "test.03?ui32[1][0:2:2][1:3][0][0:1],s1[1][2:3][4]"]
+               "test.03?ui32[1][0:2:2][1:3][0][0:1],s1[1][2:3][4]",
+               # the dataset name leaves out the query (whose dot is no
+               # extension) and the fragment
+               "kwcase.nc?SST.SST[1:3:10]", "synth3?S1.v1#nofillmismatch"]
 # Where the reference is wrong (docs/differences.md): [0:2:2] selects
 # indices 0 and 2 (the server's DDS says 2), the reference shows one.
 REFBUGS = {"test.03?ui32[1][0:2:2][1:3][0][0:1],s1[1][2:3][4]"}

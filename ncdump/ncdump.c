@@ -2300,13 +2300,47 @@ do_ncdumpx(int ncid, const char *path)
 
 /* ---- main ------------------------------------------------------------------ */
 
+/* Whether PATH is a URL: optional leading [key=value] groups, then
+ * SCHEME:// with a scheme of letters, digits, '+', '-' or '.'. */
+static const char *
+url_start(const char *path)
+{
+    const char *p = path, *q;
+    while (*p == '[') {
+        const char *close = strchr(p, ']');
+        if (!close)
+            return NULL;
+        p = close + 1;
+    }
+    if (!isalpha((unsigned char)*p))
+        return NULL;
+    for (q = p; isalnum((unsigned char)*q) || *q == '+' || *q == '-' || *q == '.'; q++)
+        ;
+    return strncmp(q, "://", 3) == 0 ? p : NULL;
+}
+
+/* The dataset name: the last component of the path without its extension.
+ * For a URL, the path ends at the query ('?') or the fragment ('#'), so a
+ * constraint or a client parameter is no part of the name. */
 static char *
 name_from_path(const char *path)
 {
-    const char *cp = strrchr(path, '/');
+    const char *url = url_start(path);
+    const char *end, *cp;
     char *s, *dot;
-    cp = cp ? cp + 1 : path;
-    s = xstrdup(cp);
+    size_t n;
+    if (url) {
+        end = url + strcspn(url, "?#");
+        path = strstr(url, "://") + 3;
+    } else {
+        end = path + strlen(path);
+    }
+    for (cp = end; cp > path && cp[-1] != '/'; cp--)
+        ;
+    n = (size_t)(end - cp);
+    s = xmalloc(n + 1);
+    memcpy(s, cp, n);
+    s[n] = '\0';
     if ((dot = strrchr(s, '.')))
         *dot = '\0';
     return s;
