@@ -200,6 +200,8 @@ raw_setup(CURL *easy, nch_rawreq *r, RawXfer *x)
     }
     if (r->headers != NULL)
         curl_easy_setopt(easy, CURLOPT_HTTPHEADER, (struct curl_slist *)r->headers);
+    if (r->pool != NULL)
+        curl_easy_setopt(easy, CURLOPT_SHARE, (CURLSH *)nch_pool_handle(r->pool));
     return NC_NOERR;
 }
 

@@ -95,7 +95,8 @@ typedef struct rblock {
 
 struct NC_remote {
     char *url;            /* what requests ask for: the URL without its fragment */
-    nch_raw *conn;        /* kept-alive connection for single requests */
+    nch_raw *conn;        /* handle for single requests */
+    nch_pool *pool;      /* connections kept alive for every request */
     unsigned long long size;
     size_t bsize;         /* block size */
     size_t maxblocks;     /* cache capacity in blocks */
@@ -310,6 +311,7 @@ prep_request(const NC_remote *r, nch_rawreq *q, unsigned long long off, size_t l
 {
     int stat;
     q->method = "GET";
+    q->pool = r->pool;
     if ((q->url = strdup(r->url)) == NULL)
         return NC_ENOMEM;
     if (r->sigv4 != NULL) {
@@ -381,6 +383,7 @@ typedef struct rpiece {
 typedef struct rplan {
     rpiece *p;
     size_t n, cap;
+    unsigned long long maxlen; /* bytes per request, at most */
 } rplan;
 
 static void
@@ -402,7 +405,7 @@ plan_block(NC_remote *r, rplan *pl, unsigned long long index, unsigned char *dir
     size_t len = block_len(r, index);
     rpiece *last = pl->n ? &pl->p[pl->n - 1] : NULL;
     if (last != NULL && last->off + last->len == start && (last->cached == (direct == NULL))
-        && last->len + len <= R_REQ_MAX && (direct == NULL || last->dst + last->len == direct)) {
+        && last->len + len <= pl->maxlen && (direct == NULL || last->dst + last->len == direct)) {
         last->len += len;
         return NC_NOERR;
     }
@@ -577,7 +580,7 @@ plan_deliver(NC_remote *r, rplan *pl, size_t k, const NC_remote_range *ranges,
 int
 NC_remote_read_many(NC_remote *r, size_t k, const NC_remote_range *ranges, void *const *bufs)
 {
-    rplan pl = {NULL, 0, 0};
+    rplan pl = {NULL, 0, 0, R_REQ_MAX};
     unsigned long long total = 0, lastblock = 0;
     int stat = NC_NOERR, big;
     if (r == NULL || (k > 0 && (ranges == NULL || bufs == NULL)))
@@ -588,6 +591,13 @@ NC_remote_read_many(NC_remote *r, size_t k, const NC_remote_range *ranges, void 
         total += ranges[j].len;
     }
     big = total > (unsigned long long)r->maxblocks * r->bsize / 2;
+    /* A large read is cut into one request per connection (whole blocks),
+     * fetched at the same time. */
+    if (r->maxconn > 1 && total / r->maxconn < pl.maxlen) {
+        pl.maxlen = (total / r->maxconn + r->bsize - 1) / r->bsize * r->bsize;
+        if (pl.maxlen < r->bsize)
+            pl.maxlen = r->bsize;
+    }
     for (size_t j = 0; j < k && stat == NC_NOERR; j++)
         if (ranges[j].len > 0)
             stat = plan_range(r, &pl, ranges[j].off, ranges[j].len, bufs[j], big);
@@ -824,7 +834,7 @@ NC_remote_open(const char *url, NC_remote **rp)
         stat = NC_ENOMEM;
         goto fail;
     }
-    if ((stat = nch_raw_open(&r->conn)))
+    if ((stat = nch_pool_open(&r->pool)) || (stat = nch_raw_open(&r->conn)))
         goto fail;
     if ((stat = first_request(r)))
         goto fail;
@@ -846,6 +856,7 @@ NC_remote_close(NC_remote *r)
                 r->url, r->st.requests, r->st.bytes, r->st.hits, r->st.misses, r->st.retries);
     cache_clear(r);
     nch_raw_close(r->conn);
+    nch_pool_close(r->pool);
     NC_s3_cfg_clear(&r->s3);
     free(r->sigv4);
     free(r->token);

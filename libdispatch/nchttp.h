@@ -121,6 +121,7 @@ typedef struct nch_rawreq {
     char content_range[64]; /* "bytes FIRST-LAST/TOTAL", or "*" for FIRST-LAST */
     char etag[128];
     char last_modified[64];
+    struct nch_pool *pool;  /* connections to reuse (nch_pool_open), or NULL */
 } nch_rawreq;
 
 int nch_raw_open(nch_raw **hp);
@@ -152,5 +153,14 @@ typedef struct nch_raw_batch {
     int fatal;
 } nch_raw_batch;
 int nch_raw_perform_many(const nch_raw_batch *b, size_t n, size_t maxconn, unsigned long long *nsent);
+
+/* ---- shared connections (dhttp_pool.c) ----
+ * Raw requests naming the same pool reuse its open connections (and DNS
+ * and TLS sessions), serial or in batches.  One thread at a time; close it
+ * after every connection and batch that used it. */
+typedef struct nch_pool nch_pool;
+int nch_pool_open(nch_pool **sp);
+void nch_pool_close(nch_pool *s);
+void *nch_pool_handle(const nch_pool *s); /* curl's CURLSH, for dhttp_raw.c */
 
 #endif /* NCHTTP_H */

@@ -2,7 +2,7 @@
 """bench_remote.py LIBDIR FILE [REPEAT]: time a whole-file read of every
 variable of a classic FILE through our library (ctypes, nc_get_var), from
 the local path and over rangeserver.py by #mode=bytes, with the server's
-request count.  Prints one line per run; not part of CTest (a measurement)."""
+request and connection counts.  Prints one line per run; not part of CTest (a measurement)."""
 import contextlib
 import ctypes
 import json
@@ -70,5 +70,5 @@ with server(os.path.dirname(path)) as port:
             n = read_all(target)
             dt = time.perf_counter() - t
             st = json.loads(urllib.request.urlopen("http://127.0.0.1:%d/_stats" % port).read())
-            print("%-6s %6.1f MiB in %.3f s (%.0f MiB/s), %d requests"
-                  % (name, n / 2**20, dt, n / 2**20 / dt, st["requests"] if name == "remote" else 0))
+            print("%-6s %6.1f MiB in %.3f s (%.0f MiB/s), %d requests, %d connections"
+                  % (name, n / 2**20, dt, n / 2**20 / dt, st["requests"], st["connections"] - 1))

@@ -17,8 +17,9 @@ modes, joined by '+': /m/MODES/FILE
   changed   after the first answer, the ETag and Last-Modified change
   norange   Range ignored: 200 with the whole file
 
-GET /_stats answers {"requests": N, "ranges": [...]} (ranged requests only
-counted, the stats request itself not); GET /_reset sets them to zero.  The
+GET /_stats answers {"requests": N, "ranges": [...], "connections": C}
+(requests to files, and connections accepted since the last reset, the one
+asking included); GET /_reset sets them to zero.  The
 server stops itself after --lifetime seconds.
 """
 import argparse
@@ -39,6 +40,7 @@ class State:
         self.ranges = []
         self.seen = set()   # (mode, path, range) already failed once
         self.answers = 0
+        self.connections = 0  # TCP connections accepted
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -47,6 +49,11 @@ class Handler(BaseHTTPRequestHandler):
 
     def log_message(self, fmt, *a):
         pass
+
+    def setup(self):
+        super().setup()
+        with self.state.lock:
+            self.state.connections += 1
 
     def answer(self, status, body=b"", headers=()):
         self.send_response(status)
@@ -65,11 +72,13 @@ class Handler(BaseHTTPRequestHandler):
         path = self.path.split("?", 1)[0]
         if path == "/_stats":
             with st.lock:
-                body = json.dumps({"requests": st.requests, "ranges": st.ranges}).encode()
+                body = json.dumps({"requests": st.requests, "ranges": st.ranges,
+                                   "connections": st.connections}).encode()
             return self.answer(200, body)
         if path == "/_reset":
             with st.lock:
                 st.requests, st.ranges, st.seen, st.answers = 0, [], set(), 0
+                st.connections = 0
             return self.answer(200, b"ok")
         modes = set()
         m = re.match(r"^/m/([a-z0-9+]+)(/.*)$", path)

@@ -168,6 +168,10 @@ def main():
             nctst.check(st["requests"] <= size // BLOCK + 3,
                         "%s: whole-file dump in %d requests (size %d, block %d)"
                         % (name, st["requests"], size, BLOCK))
+            # Connections stay open across requests and batches: at most one
+            # per concurrent request (4), plus the one asking for the counts.
+            nctst.check(st["connections"] <= 5, "%s: whole-file dump on %d connections"
+                        % (name, st["connections"] - 1))
             control(port, "reset")
             rc, head, err = dump(NCDUMP, url(name), "-h")
             st = control(port, "stats")
