@@ -21,7 +21,7 @@ run_suite() {
 }
 
 CTEST_ARGS="$*"
-run_suite release -DCMAKE_BUILD_TYPE=Release
+run_suite release -DCMAKE_BUILD_TYPE=Release -DNETCDF_ENABLE_HDF4=ON
 # The sanitizer pass leaves out the `slow` label (long differential sweeps,
 # already run above) to keep the whole run within CI's time.
 CTEST_ARGS="$* -LE slow"
@@ -31,7 +31,7 @@ CTEST_ARGS="$* -LE slow"
 # inputs but leave out work that is not ours (reference runs, gfortran).
 NCT_SANITIZE=1 LSAN_OPTIONS=suppressions=$PWD/fuzz/lsan_hdf5.supp \
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    run_suite sanitize -DCMAKE_BUILD_TYPE=Debug -DNETCDF_ENABLE_SANITIZERS=ON
+    run_suite sanitize -DCMAKE_BUILD_TYPE=Debug -DNETCDF_ENABLE_SANITIZERS=ON -DNETCDF_ENABLE_HDF4=ON
 
 # Threads: readers and writers on classic, netCDF-4 and Zarr files under TSan
 # (only the thread tests are built in this configuration).

@@ -45,8 +45,13 @@
 #else
 #define BYTERANGE_IMPL NULL
 #endif
-/* HDF4 and PnetCDF have rows but no layer (CMake refuses their options):
- * their files are recognised and NC_ENOTBUILT. */
+#if NC_ENABLE_HDF4
+#define HDF4_IMPL (&NCH4_format_impl)
+#else
+#define HDF4_IMPL NULL
+#endif
+/* PnetCDF has a row but no layer (CMake refuses its option): its files are
+ * recognised and NC_ENOTBUILT, as HDF4 files are in builds without HDF4. */
 #define CDF5_OFF (!NC_ENABLE_CDF5)
 
 /* ---- magic numbers ------------------------------------------------------------ */
@@ -128,6 +133,7 @@ const NC_Format NC_formats[] = {
         .model = NC_FORMATX_NC_HDF4,
         .name = "HDF4",
         .variants = {{NC_FORMAT_NETCDF4, 0, HDF4_MAGIC, 0}},
+        .impl = HDF4_IMPL,
     },
     {
         /* Reached only as the classic row's parallel model. */

@@ -6,8 +6,9 @@ set -e
 need="cmake make gcc pkg-config libutf8proc-dev libhdf5-dev libaec-dev zlib1g-dev libdeflate-dev libisal-dev libzstd-dev libbz2-dev libblosc-dev libjson-c-dev libzip-dev libcurl4-openssl-dev libxml2-dev libssl-dev"
 if [ "${1:-}" = "--test" ]; then
     # The reference tools and library are the oracle of the interop tests;
-    # dpkg-dev gives dpkg-architecture for the reference prefix.
-    need="$need netcdf-bin libnetcdf19 dpkg-dev valgrind python3-netcdf4 python3-xarray nco hdf5-tools python3-h5py hdf5-filter-plugin hdf5-filter-plugin-blosc-serial python3-zarr"
+    # dpkg-dev gives dpkg-architecture for the reference prefix; hdf4-tools
+    # (hdp, ncgen-hdf; no libnetcdf-dev) is the HDF4 tests' oracle.
+    need="$need netcdf-bin libnetcdf19 dpkg-dev valgrind python3-netcdf4 python3-xarray nco hdf5-tools python3-h5py hdf5-filter-plugin hdf5-filter-plugin-blosc-serial python3-zarr hdf4-tools"
 fi
 # node and npm (the Zarr tests' local S3 server and zarrita): Debian's
 # packages only when no npm is on PATH (NodeSource's nodejs bundles npm and

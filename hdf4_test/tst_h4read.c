@@ -1,0 +1,238 @@
+/* tst_h4read.c: HDF4 SD files through the native reader (libhdf4/).
+ *
+ * Usage: tst_h4read DATADIR WORKDIR
+ * DATADIR holds upstream's ref_contiguous.hdf4 and ref_chunked.hdf4; the
+ * expected values are what `hdp dumpsds` prints for them.  Hostile copies
+ * of the contiguous file (truncated, DD offsets past the end, a DD loop,
+ * absurd ranks and sizes) must open with a clean error or read cleanly.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "netcdf.h"
+
+static int fails = 0;
+#define CHECK(c)                                                             \
+    do {                                                                     \
+        if (!(c)) {                                                          \
+            fprintf(stderr, "%s:%d: failed: %s\n", __FILE__, __LINE__, #c); \
+            fails++;                                                         \
+        }                                                                    \
+    } while (0)
+
+static unsigned char *
+slurp(const char *path, size_t *lenp)
+{
+    FILE *fp = fopen(path, "rb");
+    if (fp == NULL)
+        return NULL;
+    fseek(fp, 0, SEEK_END);
+    long n = ftell(fp);
+    fseek(fp, 0, SEEK_SET);
+    unsigned char *b = malloc((size_t)n + 1);
+    if (b && fread(b, 1, (size_t)n, fp) != (size_t)n) {
+        free(b);
+        b = NULL;
+    }
+    fclose(fp);
+    *lenp = (size_t)n;
+    return b;
+}
+
+static void
+contiguous(const char *path)
+{
+    int ncid, fmt, mode, ndims, nvars, natts, unlim, varid, dimids[2];
+    char name[NC_MAX_NAME + 1];
+    size_t len;
+    nc_type t;
+    CHECK(nc_open(path, NC_WRITE, &ncid) == NC_EPERM);
+    CHECK(nc_open(path, NC_NOWRITE, &ncid) == NC_NOERR);
+    CHECK(nc_inq_format(ncid, &fmt) == NC_NOERR && fmt == NC_FORMAT_NETCDF4);
+    CHECK(nc_inq_format_extended(ncid, &fmt, &mode) == NC_NOERR && fmt == NC_FORMATX_NC_HDF4);
+    CHECK(nc_inq(ncid, &ndims, &nvars, &natts, &unlim) == NC_NOERR);
+    CHECK(ndims == 2 && nvars == 1 && natts == 0 && unlim == -1);
+    CHECK(nc_inq_varid(ncid, "pres", &varid) == NC_NOERR);
+    CHECK(nc_inq_var(ncid, varid, name, &t, &ndims, dimids, &natts) == NC_NOERR);
+    CHECK(t == NC_INT && ndims == 2 && natts == 0);
+    CHECK(nc_inq_dim(ncid, dimids[0], name, &len) == NC_NOERR);
+    CHECK(strcmp(name, "fakeDim0") == 0 && len == 3);
+    CHECK(nc_inq_dim(ncid, dimids[1], name, &len) == NC_NOERR);
+    CHECK(strcmp(name, "fakeDim1") == 0 && len == 2);
+    int v[6] = {-1, -1, -1, -1, -1, -1}, want[6] = {0, 1, 0, 1, 0, 1};
+    CHECK(nc_get_var_int(ncid, varid, v) == NC_NOERR && memcmp(v, want, sizeof v) == 0);
+    double d[3];
+    size_t start[2] = {0, 1}, count[2] = {3, 1};
+    CHECK(nc_get_vara_double(ncid, varid, start, count, d) == NC_NOERR);
+    CHECK(d[0] == 1 && d[1] == 1 && d[2] == 1);
+    ptrdiff_t stride[2] = {2, 1};
+    size_t count2[2] = {2, 2};
+    start[1] = 0;
+    CHECK(nc_get_vars_int(ncid, varid, start, count2, stride, v) == NC_NOERR);
+    CHECK(v[0] == 0 && v[1] == 1 && v[2] == 0 && v[3] == 1);
+    start[0] = 3;
+    CHECK(nc_get_vara_int(ncid, varid, start, count, v) == NC_EINVALCOORDS);
+    /* every write is NC_EPERM */
+    CHECK(nc_redef(ncid) == NC_EPERM);
+    CHECK(nc_put_att_int(ncid, NC_GLOBAL, "a", NC_INT, 1, v) == NC_EPERM);
+    CHECK(nc_put_var_int(ncid, varid, v) == NC_EPERM);
+    CHECK(nc_def_dim(ncid, "x", 1, &dimids[0]) == NC_EPERM);
+    CHECK(nc_close(ncid) == NC_NOERR);
+}
+
+static void
+chunked(const char *path)
+{
+    int ncid, ndims, nvars, natts, unlim, varid, dimids[2];
+    size_t len;
+    char text[64];
+    CHECK(nc_open(path, NC_NOWRITE, &ncid) == NC_NOERR);
+    CHECK(nc_inq(ncid, &ndims, &nvars, &natts, &unlim) == NC_NOERR);
+    CHECK(ndims == 4 && nvars == 14 && natts == 6 && unlim == -1);
+    CHECK(nc_get_att_text(ncid, NC_GLOBAL, "HDFEOSVersion", text) == NC_NOERR);
+    CHECK(memcmp(text, "HDFEOS_V2.18", 12) == 0);
+    int nlw[9], wantnlw[9] = {0, 0, 4, 0, 0, 0, 76, 1309085, 130835};
+    CHECK(nc_get_att_int(ncid, NC_GLOBAL, "NumberLandWater", nlw) == NC_NOERR);
+    CHECK(memcmp(nlw, wantnlw, sizeof nlw) == 0);
+    CHECK(nc_inq_varid(ncid, "Elevation", &varid) == NC_NOERR);
+    CHECK(nc_inq_vardimid(ncid, varid, dimids) == NC_NOERR);
+    CHECK(nc_inq_dimlen(ncid, dimids[0], &len) == NC_NOERR && len == 1200);
+    short fill;
+    CHECK(nc_get_att_short(ncid, varid, "_FillValue", &fill) == NC_NOERR && fill == -9999);
+    CHECK(nc_get_att_text(ncid, varid, "units", text) == NC_NOERR && memcmp(text, "meter", 5) == 0);
+    /* the whole variable (1200 deflated chunks) against its sum and a few
+     * values `hdp dumpsds -n Elevation -d` prints */
+    short *e = malloc(1200 * 1200 * sizeof *e);
+    CHECK(e != NULL && nc_get_var_short(ncid, varid, e) == NC_NOERR);
+    long long nfill = 0, sum = 0;
+    for (size_t i = 0; e && i < 1200 * 1200; i++) {
+        if (e[i] == -9999)
+            nfill++;
+        else
+            sum += e[i];
+    }
+    free(e);
+    size_t start[2] = {0, 0}, count[2] = {1, 1};
+    short one;
+    CHECK(nc_get_vara_short(ncid, varid, start, count, &one) == NC_NOERR);
+    printf("Elevation: %lld fill, sum %lld, [0][0] %d\n", nfill, sum, one);
+    CHECK(nfill == 130835 && sum == 23 && one == -9999);
+    CHECK(nc_close(ncid) == NC_NOERR);
+}
+
+/* Opens (and on success reads everything of) a hostile file: any error
+ * is fine, a crash or a sanitizer report is not. */
+static int
+hostile(const char *path, const unsigned char *b, size_t n)
+{
+    FILE *fp = fopen(path, "wb");
+    if (fp == NULL || fwrite(b, 1, n, fp) != n) {
+        if (fp)
+            fclose(fp);
+        return -1;
+    }
+    fclose(fp);
+    int ncid, nvars = 0;
+    int stat = nc_open(path, NC_NOWRITE, &ncid);
+    if (stat != NC_NOERR)
+        return stat;
+    nc_inq_nvars(ncid, &nvars);
+    for (int v = 0; v < nvars; v++) {
+        size_t total = 1, len;
+        int nd, dims[NC_MAX_VAR_DIMS];
+        nc_inq_varndims(ncid, v, &nd);
+        nc_inq_vardimid(ncid, v, dims);
+        for (int i = 0; i < nd; i++) {
+            nc_inq_dimlen(ncid, dims[i], &len);
+            total *= len;
+        }
+        if (total <= 1 << 20) {
+            double *d = malloc(total * sizeof *d + 1);
+            if (d) {
+                (void)nc_get_var_double(ncid, v, d);
+                free(d);
+            }
+        }
+    }
+    nc_close(ncid);
+    return NC_NOERR;
+}
+
+static void
+put32(unsigned char *p, unsigned v)
+{
+    p[0] = (unsigned char)(v >> 24);
+    p[1] = (unsigned char)(v >> 16);
+    p[2] = (unsigned char)(v >> 8);
+    p[3] = (unsigned char)v;
+}
+
+static void
+hostiles(const char *src, const char *work)
+{
+    size_t n;
+    unsigned char *b = slurp(src, &n), *c;
+    char path[4096];
+    CHECK(b != NULL && n > 100);
+    if (b == NULL)
+        return;
+    snprintf(path, sizeof path, "%s/hostile.hdf", work);
+    c = malloc(n);
+    /* truncated at many lengths (all within the DD block) */
+    int errs = 0;
+    for (size_t k = 0; k < n; k += k < 300 ? 1 : 13)
+        if (hostile(path, b, k) != NC_NOERR)
+            errs++;
+    CHECK(errs > 0);
+    /* a DD offset past the end of the file: NC_EHDFERR */
+    memcpy(c, b, n);
+    put32(c + 4 + 6 + 4, (unsigned)n + 10);
+    CHECK(hostile(path, c, n) == NC_EHDFERR);
+    /* a DD block pointing at itself */
+    memcpy(c, b, n);
+    put32(c + 6, 4);
+    CHECK(hostile(path, c, n) == NC_EHDFERR);
+    /* a DD count larger than the file */
+    memcpy(c, b, n);
+    c[4] = 0x7f;
+    c[5] = 0xff;
+    CHECK(hostile(path, c, n) == NC_EHDFERR);
+    /* bytes of the file flipped, or set to 0, in turn: the DD block, the
+     * SDD (rank, sizes), NT, vgroups and vdata headers */
+    for (size_t k = 4; k < n; k += k < 300 || k > 2400 ? 1 : 7) {
+        memcpy(c, b, n);
+        c[k] ^= 0xff;
+        (void)hostile(path, c, n);
+        c[k] = 0x00;
+        (void)hostile(path, c, n);
+    }
+    free(c);
+    free(b);
+    remove(path);
+}
+
+int
+main(int argc, char **argv)
+{
+    char p[4096];
+    if (argc < 3) {
+        fprintf(stderr, "usage: tst_h4read DATADIR WORKDIR\n");
+        return 2;
+    }
+    snprintf(p, sizeof p, "%s/ref_contiguous.hdf4", argv[1]);
+    FILE *probe = fopen(p, "rb");
+    if (probe == NULL) {
+        printf("SKIP: no %s\n", p);
+        return 77;
+    }
+    fclose(probe);
+    contiguous(p);
+    hostiles(p, argv[2]);
+    snprintf(p, sizeof p, "%s/ref_chunked.hdf4", argv[1]);
+    chunked(p);
+    if (fails)
+        fprintf(stderr, "%d checks failed\n", fails);
+    else
+        printf("all passed\n");
+    return fails ? 1 : 0;
+}

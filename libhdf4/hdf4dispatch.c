@@ -1,0 +1,514 @@
+/* hdf4dispatch.c: the HDF4 layer's dispatch table, open/close and reads.
+ *
+ * The metadata lives in an in-memory classic (CDF-5) substrate that is
+ * never written: inquiries go to it through its own dispatch table, so its
+ * answers and errors are the classic layer's.  The record dimension's
+ * length is ours.  Reads come from the file (hdf4file.c).  The file reports
+ * itself as netCDF-4 (NC_FORMATX_NC_HDF4), as upstream's HDF4 layer does;
+ * every modifying call is NC_EPERM.
+ */
+#include "config.h"
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ncdispatch.h"
+#include "ncx.h"
+#include "hdf4int.h"
+
+static int
+h4_get(int ncid, H4file **fp, NC **subp)
+{
+    NC *nc;
+    int stat;
+    if ((stat = NC_check_id(ncid, &nc)))
+        return stat;
+    if (nc->dispatchdata == NULL)
+        return NC_EBADID;
+    *fp = nc->dispatchdata;
+    if (subp && (stat = NC_check_id((*fp)->subid, subp)))
+        return stat;
+    return NC_NOERR;
+}
+
+#define SUB(ncid)                          \
+    H4file *f;                             \
+    NC *sub;                               \
+    int stat = h4_get((ncid), &f, &sub);   \
+    if (stat)                              \
+        return stat
+
+static void
+h4_free(H4file *f)
+{
+    if (f == NULL)
+        return;
+    if (f->subid >= 0)
+        nc_abort(f->subid);
+    h4_file_free(f);
+    free(f);
+}
+
+static int
+H4_open(const char *path, int mode, int basepe, size_t *chunksizehintp, void *parameters,
+        const NC_Dispatch *table, int ncid)
+{
+    NC *nc;
+    H4file *f;
+    int stat;
+    char subname[64];
+    (void)basepe;
+    (void)chunksizehintp;
+    (void)parameters;
+    (void)table;
+    if (mode & NC_WRITE)
+        return NC_EPERM;
+    if (mode & (NC_INMEMORY | NC_DISKLESS | NC_MMAP))
+        return NC_EINVAL;  /* upstream's HDF4 layer reads files only */
+    if ((stat = NC_check_id(ncid, &nc)))
+        return stat;
+    if ((f = calloc(1, sizeof *f)) == NULL)
+        return NC_ENOMEM;
+    f->ncid = ncid;
+    f->subid = -1;
+    f->fd = -1;
+    f->recdimid = -1;
+    if ((stat = h4_open_file(path, f)))
+        goto fail;
+    snprintf(subname, sizeof subname, "hdf4-substrate-%d", ncid);
+    if ((stat = nc_create(subname, NC_DISKLESS | NC_64BIT_DATA | NC_CLOBBER, &f->subid))) {
+        f->subid = -1;
+        goto fail;
+    }
+    nc_set_fill(f->subid, NC_NOFILL, NULL);
+    if ((stat = h4_build(f)))
+        goto fail;
+    nc->dispatchdata = f;
+    return NC_NOERR;
+fail:
+    h4_free(f);
+    return stat;
+}
+
+static int
+H4_close(int ncid, void *ignore)
+{
+    NC *nc;
+    int stat;
+    (void)ignore;
+    if ((stat = NC_check_id(ncid, &nc)))
+        return stat;
+    h4_free(nc->dispatchdata);
+    nc->dispatchdata = NULL;
+    return NC_NOERR;
+}
+
+static int
+H4_abort(int ncid)
+{
+    return H4_close(ncid, NULL);
+}
+
+/* ---- inquiries ------------------------------------------------------------------ */
+
+static int
+H4_inq_format(int ncid, int *formatp)
+{
+    SUB(ncid);
+    (void)f;
+    (void)sub;
+    if (formatp)
+        *formatp = NC_FORMAT_NETCDF4;
+    return NC_NOERR;
+}
+
+static int
+H4_inq_format_extended(int ncid, int *formatp, int *modep)
+{
+    NC *nc;
+    int stat;
+    if ((stat = NC_check_id(ncid, &nc)))
+        return stat;
+    if (formatp)
+        *formatp = NC_FORMATX_NC_HDF4;
+    if (modep)
+        *modep = nc->mode | NC_NETCDF4;
+    return NC_NOERR;
+}
+
+static int
+H4_inq(int ncid, int *ndimsp, int *nvarsp, int *nattsp, int *unlimdimidp)
+{
+    SUB(ncid);
+    return sub->dispatch->inq(f->subid, ndimsp, nvarsp, nattsp, unlimdimidp);
+}
+
+static int
+H4_inq_type(int ncid, nc_type t, char *name, size_t *sizep)
+{
+    SUB(ncid);
+    return sub->dispatch->inq_type(f->subid, t, name, sizep);
+}
+
+static int
+H4_inq_dimid(int ncid, const char *name, int *idp)
+{
+    SUB(ncid);
+    return sub->dispatch->inq_dimid(f->subid, name, idp);
+}
+
+static int
+H4_inq_dim(int ncid, int dimid, char *name, size_t *lenp)
+{
+    SUB(ncid);
+    if ((stat = sub->dispatch->inq_dim(f->subid, dimid, name, lenp)))
+        return stat;
+    if (lenp && dimid == f->recdimid)
+        *lenp = f->numrecs;
+    return NC_NOERR;
+}
+
+static int
+H4_inq_unlimdim(int ncid, int *idp)
+{
+    SUB(ncid);
+    return sub->dispatch->inq_unlimdim(f->subid, idp);
+}
+
+static int
+H4_inq_att(int ncid, int varid, const char *name, nc_type *tp, size_t *lenp)
+{
+    SUB(ncid);
+    return sub->dispatch->inq_att(f->subid, varid, name, tp, lenp);
+}
+
+static int
+H4_inq_attid(int ncid, int varid, const char *name, int *idp)
+{
+    SUB(ncid);
+    return sub->dispatch->inq_attid(f->subid, varid, name, idp);
+}
+
+static int
+H4_inq_attname(int ncid, int varid, int attnum, char *name)
+{
+    SUB(ncid);
+    return sub->dispatch->inq_attname(f->subid, varid, attnum, name);
+}
+
+static int
+H4_get_att(int ncid, int varid, const char *name, void *value, nc_type memtype)
+{
+    SUB(ncid);
+    return sub->dispatch->get_att(f->subid, varid, name, value, memtype);
+}
+
+static int
+H4_inq_varid(int ncid, const char *name, int *idp)
+{
+    SUB(ncid);
+    return sub->dispatch->inq_varid(f->subid, name, idp);
+}
+
+static int
+H4_inq_var_all(int ncid, int varid, char *name, nc_type *xtypep, int *ndimsp, int *dimidsp,
+               int *nattsp, int *shufflep, int *deflatep, int *deflate_levelp,
+               int *fletcher32p, int *contiguousp, size_t *chunksizesp, int *no_fill,
+               void *fill_valuep, int *endiannessp, unsigned int *idp, size_t *nparamsp,
+               unsigned int *params)
+{
+    SUB(ncid);
+    /* the netCDF-4 properties are ours: the substrate is classic */
+    if ((stat = sub->dispatch->inq_var_all(f->subid, varid, name, xtypep, ndimsp, dimidsp,
+                                           nattsp, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+                                           fill_valuep, NULL, NULL, NULL, NULL)))
+        return stat;
+    const H4var *v = NULL;
+    for (size_t i = 0; i < f->nvars; i++)
+        if (f->vars[i].varid == varid)
+            v = &f->vars[i];
+    if (no_fill)
+        *no_fill = 0;  /* the substrate is NC_NOFILL; the data sets have fill values */
+    if (shufflep)
+        *shufflep = 0;
+    if (deflatep)
+        *deflatep = 0;
+    if (deflate_levelp)
+        *deflate_levelp = 0;
+    if (fletcher32p)
+        *fletcher32p = 0;
+    if (contiguousp)
+        *contiguousp = v && v->chunked ? NC_CHUNKED : NC_CONTIGUOUS;
+    if (chunksizesp && v && v->chunked)
+        for (int i = 0; i < v->ndims; i++)
+            chunksizesp[i] = v->chunkshape[i];
+    if (endiannessp)
+        *endiannessp = NC_ENDIAN_NATIVE;
+    if (idp)
+        *idp = 0;
+    if (nparamsp)
+        *nparamsp = 0;
+    (void)params;
+    return NC_NOERR;
+}
+
+static int
+H4_show_metadata(int ncid)
+{
+    SUB(ncid);
+    return sub->dispatch->show_metadata(f->subid);
+}
+
+static int
+H4_inq_unlimdims(int ncid, int *np, int *idsp)
+{
+    SUB(ncid);
+    return sub->dispatch->inq_unlimdims(f->subid, np, idsp);
+}
+
+static void
+ourid(const H4file *f, int *idp)
+{
+    if (idp && *idp == f->subid)
+        *idp = f->ncid;
+}
+
+static int
+H4_inq_ncid(int ncid, const char *name, int *grpidp)
+{
+    SUB(ncid);
+    if ((stat = sub->dispatch->inq_ncid(f->subid, name, grpidp)))
+        return stat;
+    ourid(f, grpidp);
+    return NC_NOERR;
+}
+
+static int
+H4_inq_grps(int ncid, int *np, int *idsp)
+{
+    SUB(ncid);
+    return sub->dispatch->inq_grps(f->subid, np, idsp);
+}
+
+static int
+H4_inq_grpname(int ncid, char *name)
+{
+    SUB(ncid);
+    return sub->dispatch->inq_grpname(f->subid, name);
+}
+
+static int
+H4_inq_grpname_full(int ncid, size_t *lenp, char *full)
+{
+    SUB(ncid);
+    return sub->dispatch->inq_grpname_full(f->subid, lenp, full);
+}
+
+static int
+H4_inq_grp_parent(int ncid, int *parentp)
+{
+    SUB(ncid);
+    if ((stat = sub->dispatch->inq_grp_parent(f->subid, parentp)))
+        return stat;
+    ourid(f, parentp);
+    return NC_NOERR;
+}
+
+static int
+H4_inq_grp_full_ncid(int ncid, const char *full, int *grpidp)
+{
+    SUB(ncid);
+    if ((stat = sub->dispatch->inq_grp_full_ncid(f->subid, full, grpidp)))
+        return stat;
+    ourid(f, grpidp);
+    return NC_NOERR;
+}
+
+static int
+H4_inq_varids(int ncid, int *np, int *idsp)
+{
+    SUB(ncid);
+    return sub->dispatch->inq_varids(f->subid, np, idsp);
+}
+
+static int
+H4_inq_dimids(int ncid, int *np, int *idsp, int include_parents)
+{
+    SUB(ncid);
+    return sub->dispatch->inq_dimids(f->subid, np, idsp, include_parents);
+}
+
+static int
+H4_inq_typeids(int ncid, int *np, int *idsp)
+{
+    SUB(ncid);
+    return sub->dispatch->inq_typeids(f->subid, np, idsp);
+}
+
+static int
+H4_inq_type_equal(int ncid1, nc_type t1, int ncid2, nc_type t2, int *equalp)
+{
+    (void)ncid2;
+    SUB(ncid1);
+    return sub->dispatch->inq_type_equal(f->subid, t1, f->subid, t2, equalp);
+}
+
+static int
+H4_inq_typeid(int ncid, const char *name, nc_type *tp)
+{
+    SUB(ncid);
+    return sub->dispatch->inq_typeid(f->subid, name, tp);
+}
+
+/* ---- reads ----------------------------------------------------------------------- */
+
+static int
+H4_get_vars(int ncid, int varid, const size_t *start, const size_t *count,
+            const ptrdiff_t *stride, void *value, nc_type memtype)
+{
+    const H4var *v = NULL;
+    size_t total = 1, zero[1] = {0}, one[1] = {1};
+    ptrdiff_t st[NC_MAX_VAR_DIMS];
+    SUB(ncid);
+    (void)sub;
+    for (size_t i = 0; i < f->nvars; i++)
+        if (f->vars[i].varid == varid)
+            v = &f->vars[i];
+    if (v == NULL)
+        return NC_ENOTVAR;
+    if (memtype == NC_NAT)
+        memtype = v->type;
+    if ((memtype == NC_CHAR) != (v->type == NC_CHAR))
+        return NC_ECHAR;
+    if (memtype <= NC_NAT || memtype > NC_UINT64 || memtype == NC_STRING)
+        return NC_EBADTYPE;
+    if (v->ndims == 0) {
+        start = zero;
+        count = one;
+    }
+    for (int i = 0; i < v->ndims; i++) {
+        size_t len = i == 0 && v->isrec ? f->numrecs : v->shape[i];
+        st[i] = stride ? stride[i] : 1;
+        if (st[i] <= 0)
+            return NC_ESTRIDE;
+        if (start[i] > len || (start[i] == len && count[i] > 0))
+            return NC_EINVALCOORDS;
+        if (count[i] > 0 && count[i] - 1 > (len - start[i] - 1) / (size_t)st[i])
+            return NC_EEDGE;
+        if (count[i] > 0 && total > SIZE_MAX / 8 / count[i])
+            return NC_EINVAL;
+        total *= count[i];
+    }
+    if (total == 0)
+        return NC_NOERR;
+    void *tmp = value;
+    if (memtype != v->type && (tmp = malloc(total * v->esize)) == NULL)
+        return NC_ENOMEM;
+    stat = h4_read_vars(f, v, start, count, st, tmp);
+    if (stat == NC_NOERR && tmp != value)
+        stat = ncx_convert(v->type, tmp, memtype, value, total);
+    if (tmp != value)
+        free(tmp);
+    return stat;
+}
+
+static int
+H4_get_vara(int ncid, int varid, const size_t *start, const size_t *count, void *value,
+            nc_type memtype)
+{
+    return H4_get_vars(ncid, varid, start, count, NULL, value, memtype);
+}
+
+static int
+H4_var_par_access(int ncid, int varid, int par)
+{
+    (void)ncid;
+    (void)varid;
+    (void)par;
+    return NC_ENOPAR;
+}
+
+static const NC_Dispatch H4_table = {
+    .model = NC_FORMATX_NC_HDF4,
+    .dispatch_version = NC_DISPATCH_VERSION,
+    .create = NC_RO_create,
+    .open = H4_open,
+    .redef = NC_RO_redef,
+    ._enddef = NC_RO__enddef,
+    .sync = NC_RO_sync,
+    .abort = H4_abort,
+    .close = H4_close,
+    .set_fill = NC_RO_set_fill,
+    .inq_format = H4_inq_format,
+    .inq_format_extended = H4_inq_format_extended,
+    .inq = H4_inq,
+    .inq_type = H4_inq_type,
+    .def_dim = NC_RO_def_dim,
+    .inq_dimid = H4_inq_dimid,
+    .inq_dim = H4_inq_dim,
+    .inq_unlimdim = H4_inq_unlimdim,
+    .rename_dim = NC_RO_rename_dim,
+    .inq_att = H4_inq_att,
+    .inq_attid = H4_inq_attid,
+    .inq_attname = H4_inq_attname,
+    .rename_att = NC_RO_rename_att,
+    .del_att = NC_RO_del_att,
+    .get_att = H4_get_att,
+    .put_att = NC_RO_put_att,
+    .def_var = NC_RO_def_var,
+    .inq_varid = H4_inq_varid,
+    .rename_var = NC_RO_rename_var,
+    .get_vara = H4_get_vara,
+    .put_vara = NC_RO_put_vara,
+    .get_vars = H4_get_vars,
+    .put_vars = NCDEFAULT_put_vars,
+    .get_varm = NCDEFAULT_get_varm,
+    .put_varm = NCDEFAULT_put_varm,
+    .inq_var_all = H4_inq_var_all,
+    .var_par_access = H4_var_par_access,
+    .def_var_fill = NC_RO_def_var_fill,
+    .show_metadata = H4_show_metadata,
+    .inq_unlimdims = H4_inq_unlimdims,
+    .inq_ncid = H4_inq_ncid,
+    .inq_grps = H4_inq_grps,
+    .inq_grpname = H4_inq_grpname,
+    .inq_grpname_full = H4_inq_grpname_full,
+    .inq_grp_parent = H4_inq_grp_parent,
+    .inq_grp_full_ncid = H4_inq_grp_full_ncid,
+    .inq_varids = H4_inq_varids,
+    .inq_dimids = H4_inq_dimids,
+    .inq_typeids = H4_inq_typeids,
+    .inq_type_equal = H4_inq_type_equal,
+    .def_grp = NC_NOTNC4_def_grp,
+    .rename_grp = NC_NOTNC4_rename_grp,
+    .inq_user_type = NC_NOTNC4_inq_user_type,
+    .inq_typeid = H4_inq_typeid,
+    .def_compound = NC_NOTNC4_def_compound,
+    .insert_compound = NC_NOTNC4_insert_compound,
+    .insert_array_compound = NC_NOTNC4_insert_array_compound,
+    .inq_compound_field = NC_NOTNC4_inq_compound_field,
+    .inq_compound_fieldindex = NC_NOTNC4_inq_compound_fieldindex,
+    .def_vlen = NC_NOTNC4_def_vlen,
+    .put_vlen_element = NC_NOTNC4_put_vlen_element,
+    .get_vlen_element = NC_NOTNC4_get_vlen_element,
+    .def_enum = NC_NOTNC4_def_enum,
+    .insert_enum = NC_NOTNC4_insert_enum,
+    .inq_enum_member = NC_NOTNC4_inq_enum_member,
+    .inq_enum_ident = NC_NOTNC4_inq_enum_ident,
+    .def_opaque = NC_NOTNC4_def_opaque,
+    .def_var_deflate = NC_NOTNC4_def_var_deflate,
+    .def_var_fletcher32 = NC_NOTNC4_def_var_fletcher32,
+    .def_var_chunking = NC_NOTNC4_def_var_chunking,
+    .def_var_endian = NC_NOTNC4_def_var_endian,
+    .def_var_filter = NC_NOTNC4_def_var_filter,
+    .set_var_chunk_cache = NC_NOTNC4_set_var_chunk_cache,
+    .get_var_chunk_cache = NC_NOTNC4_get_var_chunk_cache,
+    .inq_var_filter_ids = NC_NOOP_inq_var_filter_ids,
+    .inq_var_filter_info = NC_NOOP_inq_var_filter_info,
+    .def_var_quantize = NC_NOTNC4_def_var_quantize,
+    .inq_var_quantize = NC_NOTNC4_inq_var_quantize,
+    .inq_filter_avail = NC_NOOP_inq_filter_avail,
+};
+
+const NC_Dispatch *NCH4_dispatch_table = &H4_table;
