@@ -125,7 +125,9 @@ def main():
         wantall = (ctypes.c_int * 144)()
         nctst.check(nc.nc_get_vars_int(fid, fvar, start, count, stride, want) == 0, "file:// read")
         nctst.check(nc.nc_get_var_int(fid, fvar, wantall) == 0, "file:// whole read")
-        for frag, strided, whole, again in (("", 1, 0, 0), ("#noprefetch", 1, 1, 0)):
+        # a response larger than cachelimit is not kept: read again, asked again
+        for frag, strided, whole, again in (("", 1, 0, 0), ("#noprefetch", 1, 1, 0),
+                                            ("#noprefetch&cachelimit=200", 1, 1, 1)):
             ncid, varid = ctypes.c_int(), ctypes.c_int()
             url = base + "test.03" + frag
             if not nctst.check(nc.nc_open(url.encode(), 0, ctypes.byref(ncid)) == 0, "open " + url):
@@ -149,6 +151,23 @@ def main():
                             % (url, label, c, n))
             nc.nc_close(ncid)
         nc.nc_close(fid)
+        # each numeric array of test.03 read whole in its own type (one
+        # array per response: decoded in place) equals the file:// values
+        for name, ctype, n in (("b", ctypes.c_ubyte, 24), ("b2", ctypes.c_ubyte, 6),
+                               ("i32", ctypes.c_int, 24), ("i16", ctypes.c_short, 8),
+                               ("ui16", ctypes.c_ushort, 8), ("f32", ctypes.c_float, 8),
+                               ("f64", ctypes.c_double, 8)):
+            got = []
+            for url in (base + "test.03#noprefetch", "file://%s/test.03" % data):
+                ncid, varid = ctypes.c_int(), ctypes.c_int()
+                buf = (ctype * n)()
+                ok = (nc.nc_open(url.encode(), 0, ctypes.byref(ncid)) == 0
+                      and nc.nc_inq_varid(ncid, name.encode(), ctypes.byref(varid)) == 0
+                      and nc.nc_get_var(ncid, varid, buf) == 0)
+                nc.nc_close(ncid)
+                got.append(list(buf) if ok else None)
+            nctst.check(got[0] is not None and got[0] == got[1],
+                        "test.03 %s whole: http %s, file:// %s" % (name, got[0], got[1]))
         # a large variable (fnoc1.nc u, 5712 values, not prefetched): a
         # strided read after the prefetch is one constrained request
         ids = [(ctypes.c_int(), ctypes.c_int()) for _ in range(2)]

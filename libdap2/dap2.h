@@ -104,6 +104,11 @@ int d2_find_data(const unsigned char *buf, size_t len, size_t *offp);
  * atomic node's values to its column (cleared first).  NC_EDATADDS on
  * truncated or inconsistent data. */
 int d2_decode(D2node *root, const unsigned char *xdr, size_t len);
+/* As d2_decode for the XDR at buf + off (len bytes in all), but a response
+ * holding one numeric array is decoded in place: buf becomes that array's
+ * column (*tookp = 1; the caller no longer frees it) and the response text
+ * is overwritten.  Otherwise *tookp = 0 and buf is left as it was. */
+int d2_decode_owned(D2node *root, unsigned char *buf, size_t off, size_t len, int *tookp);
 void d2_clear_columns(D2node *root);
 
 /* Merge the DAS into the DDS as upstream's client does: attributes of

@@ -601,9 +601,10 @@ prefetch(D2file *f)
 
 /* The column of a whole variable: from the response cache, else one
  * request (kept in the cache, least recently used responses dropped to
- * stay within cachecount and cachelimit). */
+ * stay within cachecount and cachelimit).  A response larger than
+ * cachelimit is not kept: it goes to *ownp, for the caller to free. */
 static int
-cached_var(D2file *f, const D2var *v, D2node **colp)
+cached_var(D2file *f, const D2var *v, D2node **colp, D2node **ownp)
 {
     int stat;
     D2node *resp = NULL, *col;
@@ -622,6 +623,11 @@ cached_var(D2file *f, const D2var *v, D2node **colp)
     if ((stat = find_node(resp, v->node, &col)) || col->ncol != v->nelems) {
         d2_node_free(resp);
         return stat ? stat : NC_EDATADDS;
+    }
+    if (size > f->cachelimit) {
+        *ownp = resp;
+        *colp = col;
+        return NC_NOERR;
     }
     if (!f->cache) {
         /* keep only the last response */
@@ -657,7 +663,7 @@ D2_get_vars(int ncid, int varid, const size_t *start, const size_t *count,
             const ptrdiff_t *stride, void *value, nc_type memtype)
 {
     D2var *v = NULL;
-    D2node *col = NULL, *resp = NULL;
+    D2node *col = NULL, *resp = NULL, *owned = NULL;
     size_t shape[NC_MAX_VAR_DIMS], zero[NC_MAX_VAR_DIMS];
     ptrdiff_t st[NC_MAX_VAR_DIMS], one[NC_MAX_VAR_DIMS];
     size_t nd, total = 1, es;
@@ -708,7 +714,7 @@ D2_get_vars(int ncid, int varid, const size_t *start, const size_t *count,
         for (size_t i = 0; i < nd; i++)
             if (start[i] != 0 || count[i] != shape[i] || (count[i] > 1 && st[i] != 1))
                 whole = 0;
-        if (whole && (stat = cached_var(f, v, &col)))
+        if (whole && (stat = cached_var(f, v, &col, &owned)))
             return stat;
         if (!whole) {
             /* one constrained request for exactly the selection */
@@ -750,6 +756,7 @@ D2_get_vars(int ncid, int varid, const size_t *start, const size_t *count,
 done:
     free(tmp);
     d2_node_free(resp);
+    d2_node_free(owned);
     return stat;
 }
 

@@ -220,6 +220,7 @@ d2_fetch_vars(D2file *f, const D2node *const *vars, size_t nvars, size_t nd,
     size_t off, blen = 0;
     unsigned char *buf = NULL;
     D2node *resp = NULL;
+    int took = 0;
 
     if ((stat = sb_add(&url, f->base, strlen(f->base))) || (stat = sb_add(&url, ".dods?", 6)))
         goto done;
@@ -237,8 +238,11 @@ d2_fetch_vars(D2file *f, const D2node *const *vars, size_t nvars, size_t nd,
         goto done;
     if ((stat = d2_parse_dds((const char *)buf, off, &resp, NULL)))
         goto done;
-    if ((stat = d2_decode(resp, buf + off, blen - off)))
+    /* a single array takes over the body as its column: one copy */
+    if ((stat = d2_decode_owned(resp, buf, off, blen, &took)))
         goto done;
+    if (took)
+        buf = NULL;
     *respp = resp;
     if (sizep)
         *sizep = blen;
