@@ -73,6 +73,58 @@ def sweep(ours, data, work):
     nctst.finish("tst_dap2_http all")
 
 
+# Reads one whole Float32 array of NBIG values over http in a fresh process
+# and prints the growth of its peak RSS in KiB (the caller's buffer is
+# touched before).
+BIG_READER = r"""
+import ctypes, sys
+def hwm():  # this process's peak RSS (ru_maxrss can carry the parent's)
+    with open("/proc/self/status") as f:
+        return int(next(l for l in f if l.startswith("VmHWM:")).split()[1])
+nc = ctypes.CDLL(sys.argv[1])
+n = int(sys.argv[3])
+buf = (ctypes.c_float * n)()
+ctypes.memset(buf, 1, ctypes.sizeof(buf))
+ncid, varid = ctypes.c_int(), ctypes.c_int()
+assert nc.nc_open(sys.argv[2].encode(), 0, ctypes.byref(ncid)) == 0
+assert nc.nc_inq_varid(ncid, b"big", ctypes.byref(varid)) == 0
+before = hwm()
+assert nc.nc_get_var_float(ncid, varid, buf) == 0
+after = hwm()
+assert buf[0] == 0.0 and buf[n - 1] == float(n - 1)
+nc.nc_close(ncid)
+print(after - before)
+"""
+NBIG = 1 << 20
+
+
+def big_read_memory(lib, work):
+    """Peak memory of a whole read of a 4 MiB variable over http: the body
+    decoded in place is about one copy (the body and a decoded copy were two)."""
+    import array
+    d = os.path.join(work, "big")
+    os.makedirs(d, exist_ok=True)
+    dds = "Dataset {\n    Float32 big[n = %d];\n} big;\n" % NBIG
+    vals = array.array("f", range(NBIG))
+    if sys.byteorder == "little":
+        vals.byteswap()
+    with open(os.path.join(d, "big.dds"), "w") as f:
+        f.write(dds)
+    with open(os.path.join(d, "big.das"), "w") as f:
+        f.write("Attributes {\n}\n")
+    with open(os.path.join(d, "big.dods"), "wb") as f:
+        f.write(dds.encode() + b"Data:\n" + (NBIG).to_bytes(4, "big") * 2 + vals.tobytes())
+    with run_http.server(d, os.path.join(work, "bigsrv")) as ports:
+        url = "http://127.0.0.1:%d/big#noprefetch" % ports[0]
+        r = subprocess.run([sys.executable, "-c", BIG_READER, lib, url, str(NBIG)],
+                           capture_output=True, text=True, timeout=120)
+    grown = int(r.stdout.strip() or -1) if r.returncode == 0 else -1
+    print("whole 4 MiB read over http: peak RSS grew %d KiB" % grown)
+    nctst.check(0 <= grown <= NBIG * 4 * 3 // 2 // 1024,
+                "whole 4 MiB read: peak RSS grew %d KiB (want <= 1.5 x 4096; %s)"
+                % (grown, r.stderr[-300:]))
+
+
 def main():
     ours, lib, data, work = sys.argv[1:5]
     if not os.path.exists(REF):
@@ -81,6 +133,8 @@ def main():
     if len(sys.argv) > 5 and sys.argv[5] == "all":
         return sweep(ours, data, work)
     nc = nctst.load_lib(lib)
+    os.makedirs(os.path.join(work, "bigsrv"), exist_ok=True)
+    big_read_memory(lib, work)
     with run_http.server(data, work) as ports:
         port = ports[0]
         base = "http://127.0.0.1:%d/" % port
