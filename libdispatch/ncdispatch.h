@@ -105,4 +105,32 @@ int NC4_HDF5_initialize(void);
 /* Zarr and NCZarr (libnczarr/), in builds with NC_ENABLE_NCZARR. */
 extern const NC_Dispatch *NCZ_dispatch_table;
 
+
+/* The dispatch slots of a format holding only the classic data model: groups,
+ * user-defined types and the netCDF-4 storage settings are refused with
+ * NC_ENOTNC4, filter inquiries answer "none".  A classic-model table lists
+ * NC_CLASSIC_MODEL_SLOTS among its designated initializers and adds
+ * inq_typeid and inq_type_equal itself. */
+#define NC_CLASSIC_MODEL_SLOTS                                                                 \
+    .def_grp = NC_NOTNC4_def_grp, .rename_grp = NC_NOTNC4_rename_grp,                          \
+    .inq_user_type = NC_NOTNC4_inq_user_type, .def_compound = NC_NOTNC4_def_compound,          \
+    .insert_compound = NC_NOTNC4_insert_compound,                                              \
+    .insert_array_compound = NC_NOTNC4_insert_array_compound,                                  \
+    .inq_compound_field = NC_NOTNC4_inq_compound_field,                                        \
+    .inq_compound_fieldindex = NC_NOTNC4_inq_compound_fieldindex,                              \
+    .def_vlen = NC_NOTNC4_def_vlen, .put_vlen_element = NC_NOTNC4_put_vlen_element,            \
+    .get_vlen_element = NC_NOTNC4_get_vlen_element, .def_enum = NC_NOTNC4_def_enum,            \
+    .insert_enum = NC_NOTNC4_insert_enum, .inq_enum_member = NC_NOTNC4_inq_enum_member,        \
+    .inq_enum_ident = NC_NOTNC4_inq_enum_ident, .def_opaque = NC_NOTNC4_def_opaque,            \
+    .def_var_deflate = NC_NOTNC4_def_var_deflate,                                              \
+    .def_var_fletcher32 = NC_NOTNC4_def_var_fletcher32,                                        \
+    .def_var_chunking = NC_NOTNC4_def_var_chunking, .def_var_endian = NC_NOTNC4_def_var_endian, \
+    .def_var_filter = NC_NOTNC4_def_var_filter,                                                \
+    .set_var_chunk_cache = NC_NOTNC4_set_var_chunk_cache,                                      \
+    .get_var_chunk_cache = NC_NOTNC4_get_var_chunk_cache,                                      \
+    .inq_var_filter_ids = NC_NOOP_inq_var_filter_ids,                                          \
+    .inq_var_filter_info = NC_NOOP_inq_var_filter_info,                                        \
+    .def_var_quantize = NC_NOTNC4_def_var_quantize,                                            \
+    .inq_var_quantize = NC_NOTNC4_inq_var_quantize, .inq_filter_avail = NC_NOOP_inq_filter_avail
+
 #endif /* NCDISPATCH_H */
