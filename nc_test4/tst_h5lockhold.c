@@ -22,7 +22,7 @@
 #include <netcdf.h>
 #include "nctst.h"
 
-#define NY 512
+#define NY 2048
 #define NX 1024
 #define CY 64
 #define MAXT 2000000
@@ -127,7 +127,8 @@ run(float *data, float *back)
         int v[4] = {41, 42, 43, 44};
         MUST(nc_put_var_int(ncid_b, varid_b, v));
     }
-    /* File A: 2 MiB of hard-to-compress floats in 8 chunks of 256 KiB,
+    /* File A: 8 MiB of hard-to-compress floats in 32 chunks of 256 KiB (a read
+     * long enough for the other thread to be scheduled during it),
      * written row by row so every chunk waits, dirty, in the cache. */
     MUST(nc_create("tst_h5lockhold_a.nc", NC_NETCDF4 | NC_CLOBBER, &ncid));
     MUST(nc_def_dim(ncid, "y", NY, &dims[0]));
