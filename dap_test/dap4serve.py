@@ -89,7 +89,7 @@ def _slices(spec, shape):
             continue
         idx = []
         for piece in dims[i].split(","):
-            f = [int(x) for x in piece.split(":")]
+            f = [int(x) if x != "" or k == 0 else n - 1 for k, x in enumerate(piece.split(":"))]
             if len(f) == 1:
                 a, s, b = f[0], 1, f[0]
             elif len(f) == 2:

@@ -36,7 +36,8 @@ Switches are leading path words, consumed left to right, any combination:
   norange           ignore Range (answer 200 with the whole body)
   k-ANYTHING        nothing: lets a test scope .ncrc settings by path
 Endpoints: /_count (JSON {path: n, "total": n} of the requests so far, the
-path without query; ?path=P gives one number), /_reset, /_echo (the request
+path without query; ?path=P gives one number), /_requests (JSON list of the
+requests' paths with their queries, as sent), /_reset, /_echo (the request
 headers as JSON, and "_path": the request line's path as sent), /_stop.
 
 Constraints (a query on .dds/.das/.dods) go to the module dap2subset.py
@@ -106,6 +107,7 @@ class State:
         self.lock = threading.Lock()
         self.counts = {}
         self.total = 0
+        self.requests = []     # the request lines' paths with their queries, as sent
         self.codes = {}        # Earthdata codes handed out by the login host
         self.subsetter = load_subsetter()
         self.dap4 = load_dap4()  # DAP4 answers (dap4serve.py), or None
@@ -113,10 +115,12 @@ class State:
         self.data_port = 0
         self.log = open(args.log, "a") if args.log else None
 
-    def count(self, path):
+    def count(self, path, full=None):
         with self.lock:
             self.counts[path] = self.counts.get(path, 0) + 1
             self.total += 1
+            if len(self.requests) < 10000:
+                self.requests.append(full or path)
             if self.log:
                 self.log.write(path + "\n")
                 self.log.flush()
@@ -177,7 +181,7 @@ class Handler(BaseHTTPRequestHandler):
         path, query = url.path, urllib.parse.unquote(url.query)
         if path.startswith("/_"):
             return self.control(path, url.query, head)
-        self.state.count(path)
+        self.state.count(path, self.path)
         if self.login:
             return self.login_host(path, url.query, head)
         words = path.strip("/").split("/")
@@ -226,10 +230,15 @@ class Handler(BaseHTTPRequestHandler):
                     d["total"] = st.total
                     body = json.dumps(d).encode()
             return self.send(200, body, "application/json", head=head)
+        if path == "/_requests":
+            with st.lock:
+                body = json.dumps(st.requests).encode()
+            return self.send(200, body, "application/json", head=head)
         if path == "/_reset":
             with st.lock:
                 st.counts.clear()
                 st.total = 0
+                st.requests.clear()
             return self.send(200, b"ok\n", head=head)
         if path == "/_echo":
             st.count(path)

@@ -24,6 +24,7 @@ import re
 import shutil
 import subprocess
 import sys
+import urllib.parse
 import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -222,6 +223,31 @@ def main():
         one = get(port, "many.nc.dap?dap4.ce=/v7&dap4.checksum=false")
         whole = get(port, "many.nc.dap?dap4.checksum=false")
         nctst.check(len(whole) - len(one) > 39 * 50 * 4, "constrained %d bytes, whole %d" % (len(one), len(whole)))
+        # the user's constraint: checked before any request, sent in normal
+        # form; a read of a variable it slices is one request, the read's
+        # indices composed with the constraint's slice
+        get(port, "_reset")
+        url = "http://%s/many.nc?dap4.ce=v7%%5B1:2:41%%5D;%%20/v9#dap4" % host
+        rc, out, err = run([ncdump, "-v", "v7", url])
+        reqs = [urllib.parse.unquote(r) for r in json.loads(get(port, "_requests"))]
+        want = " v7 = " + ", ".join(str(700 + k) for k in range(1, 42, 2)) + " ;"
+        nctst.check(rc == 0 and want in " " + " ".join(out.split()), "ce: v7 %s %s" % (out[-300:], err[-200:]))
+        nctst.check(len(reqs) == 2 and "dap4.ce=/v7[1:2:41];/v9" in reqs[0]
+                    and "dap4.ce=/v7[1:2:41]&" in reqs[1] and ".dap?" in reqs[1],
+                    "ce: requests %s" % reqs)
+        get(port, "_reset")
+        # ncdump reads v7[0:7] of the 21 values in one row: [1+2*0 : 2 : 1+2*20]
+        url = "http://%s/many.nc?dap4.ce=/v7[3:5:]#dap4" % host
+        rc, out, err = run([ncdump, "-v", "v7", url])
+        reqs = [urllib.parse.unquote(r) for r in json.loads(get(port, "_requests"))]
+        want = " v7 = " + ", ".join(str(700 + k) for k in range(3, 50, 5)) + " ;"
+        nctst.check(rc == 0 and want in " " + " ".join(out.split()), "ce to the end: %s %s" % (out[-300:], err[-200:]))
+        nctst.check(len(reqs) == 2 and "dap4.ce=/v7[3:5:48]&" in reqs[1], "ce to the end: %s" % reqs)
+        for bad in ["/v7[5:2]", "/v7[0:0:3]", "/v7[", "/v7;;/v9{", "/v7|x<", "/v7[1]x"]:
+            get(port, "_reset")
+            rc, out, err = run([ncdump, "-h", "http://%s/many.nc?dap4.ce=%s#dap4" % (host, bad)])
+            nctst.check(rc != 0 and "dap4.ce at offset" in err and counts(port).get("total") == 0,
+                        "bad ce %s: rc %d, %s, %s" % (bad, rc, counts(port), err[-200:]))
         # 3. recorded responses as they are: the header over http = file://
         for n in ["test_atomic_array", "test_struct_array", "test_vlen2", "test_groups1"]:
             get(port, "_reset")

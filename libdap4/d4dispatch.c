@@ -11,8 +11,13 @@
  * is one request, URL.dap?dap4.ce=/VAR[start:stride:last]..., whose slice
  * is kept in a small cache; the first read of a small variable (fixed-size
  * values, 64 bytes at most) fetches every small variable whole in one
- * request.  file:// URLs (and http URLs with the user's own constraint)
- * decode the whole data response once and serve every read from it.
+ * request.  The user's constraint is parsed (d4ce.c): a bad one is
+ * NC_EDAPCONSTRAINT before any request, and its normal form is what is
+ * sent.  Over http, when it only picks variables and strided slices of
+ * them, a read is still one request, its indices composed with the
+ * constraint's slice; otherwise (filters, projections, dimension
+ * redefinitions, slice lists) and for file:// URLs the whole data response
+ * is decoded once and serves every read.
  */
 #include "config.h"
 #include <errno.h>
@@ -24,6 +29,7 @@
 #include "ncdispatch.h"
 #include "ncx.h"
 #include "d4int.h"
+#include "d4ce.h"
 #include "ncdapurl.h"
 #if NC_HAVE_HTTP
 #include "nchttp.h"
@@ -47,9 +53,20 @@ url_parse(const char *url, D4file *d)
     v = ncdap_param(&u, "dap4.ce");
     if (v == NULL)
         v = ncdap_param(&u, "dap4.constraint");
-    if (v && v[0] && (d->ce = strdup(v)) == NULL) {
-        stat = NC_ENOMEM;
-        goto done;
+    if (v && v[0]) {
+        /* checked and put in normal form before anything is fetched */
+        char msg[160];
+        if ((stat = d4ce_parse(v, strlen(v), &d->cep, msg, sizeof msg))) {
+            if (stat == NC_EDAPCONSTRAINT)
+                fprintf(stderr, "%s\n", msg);
+            goto done;
+        }
+        if (d->cep->n == 0) {
+            d4ce_free(d->cep);
+            d->cep = NULL;
+        } else if ((stat = d4ce_format(d->cep, &d->ce))) {
+            goto done;
+        }
     }
     /* upstream's rule: checksums on unless dap4.checksum=false; #hyrax:
      * the data carry them but they are not checked */
@@ -429,6 +446,7 @@ d4_free(D4file *d)
 #endif
     free(d->base);
     free(d->ce);
+    d4ce_free(d->cep);
     free(d);
 }
 
@@ -523,6 +541,35 @@ fail:
 
 /* ---- reads ------------------------------------------------------------------------------ */
 
+/* Under a constraint that only picks variables and strided slices, the
+ * first index and the stride of each dimension of dv in the full dataset:
+ * 1, or 0 when reads must go through the whole constrained response (the
+ * variable not named, another rank, counts that disagree with the DMR). */
+static int
+ce_slice(const D4file *d, const D4var *dv, const size_t *shape, size_t *base, size_t *step)
+{
+    const D4ce_clause *c;
+    int ndims = dv->var->ndims;
+    if (!d4ce_is_simple(d->cep) || (c = d4ce_find(d->cep, dv->fqn)) == NULL)
+        return 0;
+    if (c->ndims != 0 && c->ndims != (size_t)ndims)
+        return 0;
+    for (int i = 0; i < ndims; i++) {
+        base[i] = 0;
+        step[i] = 1;
+        if (c->ndims == 0 || c->dims[i].nranges == 0)
+            continue;
+        const D4ce_range *r = &c->dims[i].ranges[0];
+        if (r->last != D4CE_TOEND && (r->last - r->first) / r->stride + 1 != shape[i])
+            return 0;
+        if (shape[i] > 0 && (r->first > SIZE_MAX / 2 || r->stride > SIZE_MAX / 2 / shape[i]))
+            return 0;
+        base[i] = (size_t)r->first;
+        step[i] = (size_t)r->stride;
+    }
+    return 1;
+}
+
 static int
 D4_get_vars(int ncid, int varid, const size_t *start, const size_t *count, const ptrdiff_t *stride,
             void *value, nc_type memtype)
@@ -587,7 +634,10 @@ D4_get_vars(int ncid, int varid, const size_t *start, const size_t *count, const
     if (!d->isfile && !d->ce && !d->prefetched && dv->whole == NULL && is_small(d, dv)
         && (stat = prefetch_small(d)))
         return stat;
-    if (d->isfile || d->ce || dv->whole) {
+    /* under the user's constraint: the variable's slice of the full one */
+    size_t base[NC_MAX_VAR_DIMS], step[NC_MAX_VAR_DIMS];
+    int composed = !d->isfile && d->ce && dv->whole == NULL && ce_slice(d, dv, shape, base, step);
+    if (d->isfile || (d->ce && !composed) || dv->whole) {
         /* gather the slice from the whole variable */
         if ((d->isfile || d->ce) && (stat = load_all(d)))
             return stat;
@@ -628,9 +678,11 @@ D4_get_vars(int ncid, int varid, const size_t *start, const size_t *count, const
         if (ce == NULL)
             return NC_ENOMEM;
         l = (size_t)snprintf(ce, cap, "%s", dv->fqn);
-        for (int i = 0; i < ndims; i++)
-            l += (size_t)snprintf(ce + l, cap - l, "[%zu:%td:%zu]", st[i], sd[i],
-                                  st[i] + (cnt[i] - 1) * (size_t)sd[i]);
+        for (int i = 0; i < ndims; i++) {
+            size_t b = composed ? base[i] : 0, k = composed ? step[i] : 1;
+            l += (size_t)snprintf(ce + l, cap - l, "[%zu:%zu:%zu]", b + st[i] * k,
+                                  (size_t)sd[i] * k, b + (st[i] + (cnt[i] - 1) * (size_t)sd[i]) * k);
+        }
         stat = get_slice(d, dv, ce, nvals, &src);
         free(ce);
         if (stat)

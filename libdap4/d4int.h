@@ -48,7 +48,8 @@ typedef struct D4file {
     NC4_file *f;
     int isfile;          /* file:// : NAME.dmr and NAME.dap on disk */
     char *base;          /* path (file) or URL (http) without query/fragment */
-    char *ce;            /* the user's dap4.ce constraint, decoded; NULL = none */
+    char *ce;            /* the user's dap4.ce constraint in normal form; NULL = none */
+    struct D4ce *cep;    /* the same, parsed (d4ce.h) */
     int checksum;        /* dap4.checksum (default true): ask for and verify CRC32s */
     int crc_ignore;      /* #hyrax: the data carry CRC32s, not checked */
     struct nch_session *http;
