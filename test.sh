@@ -1,12 +1,13 @@
 #!/bin/sh
 # test.sh: build and run the whole test suite twice -- an optimised build,
 # then an ASan+UBSan debug build -- and the threads tests under TSan,
-# installing missing packages first.  Every build treats compiler warnings
+# the parallel variant's tests under mpiexec, installing missing packages
+# first.  Every build treats compiler warnings
 # as errors (NETCDF_ENABLE_WERROR).
 # Extra arguments go to ctest (e.g. ./test.sh -L classic).
 set -e
 cd "$(dirname "$0")"
-sh scripts/deps.sh --test
+sh scripts/deps.sh --test --parallel
 ref=$(sh scripts/ref-prefix.sh 2>/dev/null || true)
 jobs=$(nproc 2>/dev/null || echo 2)
 
@@ -48,3 +49,13 @@ cmake -S . -B build-nohdf5 -DCMAKE_BUILD_TYPE=Debug -DNETCDF_ENABLE_HDF5=OFF -DN
 cmake --build build-nohdf5 -j "$jobs" >/dev/null
 echo "=== nohdf5 tests ==="
 (cd build-nohdf5 && ctest --output-on-failure -j "$jobs" -L nczarr -LE 'slow|interop')
+
+# The parallel variant (MPI; docs/parallel.md): netCDF-4 on parallel HDF5
+# and classic files through PnetCDF, only its library, tools and parallel
+# tests built, run under mpiexec (label parallel).
+echo "=== parallel build ==="
+cmake -S . -B build-parallel -DCMAKE_BUILD_TYPE=Release -DNETCDF_ENABLE_PARALLEL4=ON -DNETCDF_ENABLE_PNETCDF=ON -DNETCDF_ENABLE_NCZARR=OFF -DNETCDF_ENABLE_DAP=OFF -DNETCDF_ENABLE_WERROR=ON -DNC_REF_PREFIX="${ref:-/nonexistent}" >build-parallel.cmake.log
+cmake --build build-parallel -j "$jobs" --target nc_par_tests 2>&1 | grep -E "warning|error" || true
+cmake --build build-parallel -j "$jobs" --target nc_par_tests >/dev/null
+echo "=== parallel tests ==="
+(cd build-parallel && ctest --output-on-failure -j "$jobs" -L parallel -LE slow)

@@ -49,6 +49,7 @@ if(NETCDF_ENABLE_NCZARR)
 endif()
 nc_yesno(NC_CFG_PNETCDF NETCDF_ENABLE_PNETCDF)
 nc_yesno(NC_CFG_PARALLEL4 NETCDF_ENABLE_PARALLEL4)
+nc_yesno(NC_CFG_PARALLEL NC_HAS_PARALLEL)
 nc_yesno(NC_CFG_PLUGINS NETCDF_ENABLE_PLUGINS)
 nc_yesno(NC_CFG_BENCHMARKS OFF)
 nc_yesno(NC_CFG_ERANGE_FILL NC_HAS_ERANGE_FILL)
@@ -79,6 +80,11 @@ set(NC_CFG_PREFIX "@NC_INSTALL_TIME_PREFIX@")   # filled in at install time
 set(NC_CFG_LIBDIR ${CMAKE_INSTALL_FULL_LIBDIR})
 set(NC_CFG_INCLUDEDIR ${CMAKE_INSTALL_FULL_INCLUDEDIR})
 set(NC_CFG_CC ${CMAKE_C_COMPILER})
+# The parallel variant's clients compile with the MPI wrapper (mpicc), as
+# upstream's nc-config --cc says in such builds.
+if(NC_HAS_PARALLEL AND MPI_C_COMPILER)
+  set(NC_CFG_CC ${MPI_C_COMPILER})
+endif()
 # nc-config computes its prefix from where it is installed; the plugin
 # directory follows that prefix when it is the default one under it (so
 # `cmake --install --prefix P` reports P/hdf5/lib/plugin), and stays as given
@@ -106,6 +112,14 @@ if(NETCDF_ENABLE_NCZARR)
 endif()
 if(NC_HAS_ISAL)
   string(APPEND NC_CFG_LIBS_PRIVATE "-lisal ")
+endif()
+if(NETCDF_ENABLE_PNETCDF)
+  string(APPEND NC_CFG_LIBS_PRIVATE "-lpnetcdf ")
+endif()
+if(NC_HAS_PARALLEL)
+  foreach(_l ${MPI_C_LIBRARIES})
+    string(APPEND NC_CFG_LIBS_PRIVATE "${_l} ")
+  endforeach()
 endif()
 string(APPEND NC_CFG_LIBS_PRIVATE "-ldeflate -lzstd -lbz2 -lblosc -lsz -lutf8proc -lpthread -lm -ldl")
 

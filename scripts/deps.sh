@@ -1,10 +1,25 @@
 #!/bin/sh
-# deps.sh [--test]: install the Debian packages the build (and, with
-# --test, the test suite) needs, if any are missing.  Runs apt-get only
-# when something is missing; uses sudo when not root.
+# deps.sh [--test] [--parallel]: install the Debian packages the build
+# (with --test, the test suite; with --parallel, the parallel variant:
+# Open MPI, parallel HDF5, PnetCDF, and upstream's MPI builds as the parallel
+# tests' reference) needs, if any are missing.  Runs apt-get only when
+# something is missing; uses sudo when not root.  The serial build keeps
+# the serial HDF5 (it asks pkg-config for hdf5-serial by name).
 set -e
+test=0
+parallel=0
+for a in "$@"; do
+    case "$a" in
+        --test) test=1 ;;
+        --parallel) parallel=1 ;;
+        *) echo "deps.sh: unknown option $a" >&2; exit 2 ;;
+    esac
+done
 need="cmake make gcc pkg-config libutf8proc-dev libhdf5-dev libaec-dev zlib1g-dev libdeflate-dev libisal-dev libzstd-dev libbz2-dev libblosc-dev libjson-c-dev libzip-dev libcurl4-openssl-dev libxml2-dev libssl-dev"
-if [ "${1:-}" = "--test" ]; then
+if [ "$parallel" = 1 ]; then
+    need="$need libopenmpi-dev openmpi-bin libhdf5-openmpi-dev libpnetcdf-dev libnetcdf-mpi-19 libnetcdf-pnetcdf-19"
+fi
+if [ "$test" = 1 ]; then
     # The reference tools and library are the oracle of the interop tests;
     # dpkg-dev gives dpkg-architecture for the reference prefix; hdf4-tools
     # (hdp, ncgen-hdf; no libnetcdf-dev) is the HDF4 tests' oracle.
@@ -13,7 +28,7 @@ fi
 # node and npm (the Zarr tests' local S3 server and zarrita): Debian's
 # packages only when no npm is on PATH (NodeSource's nodejs bundles npm and
 # conflicts with Debian's npm package).
-if [ "${1:-}" = "--test" ] && ! command -v npm >/dev/null 2>&1; then
+if [ "$test" = 1 ] && ! command -v npm >/dev/null 2>&1; then
     need="$need nodejs npm"
 fi
 missing=""
