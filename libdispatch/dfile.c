@@ -60,9 +60,27 @@ register_and_call(NC *nc, int iscreate, const char *path, int mode, size_t initi
     return NC_NOERR;
 }
 
+/* A parallel create or open (nc_create_par, nc_open_par): the row's
+ * parallel model serves the file (PnetCDF for classic files, HDF5 for
+ * netCDF-4); NC_ENOTBUILT when no layer of this build serves it so. */
 static int
-NC_create(const char *path0, int cmode, size_t initialsz, int basepe,
-          size_t *chunksizehintp, void *parameters, int *ncidp)
+use_parallel_model(NCmodel *m)
+{
+    int pm = m->fmt != NULL ? m->fmt->par_model : 0;
+    for (size_t i = 0; pm != 0 && i < NC_nformats; i++) {
+        const NC_Format *r = &NC_formats[i];
+        if (r->model == pm && r->impl != NULL && (r->impl->flags & NC_IMPL_PARALLEL)) {
+            m->fmt = r;
+            m->impl = pm;
+            return NC_NOERR;
+        }
+    }
+    return NC_ENOTBUILT;
+}
+
+static int
+NC_create_model(int par, const char *path0, int cmode, size_t initialsz, int basepe,
+                size_t *chunksizehintp, void *parameters, int *ncidp)
 {
     int stat, isurl = 0;
     char *path = NULL;
@@ -86,6 +104,8 @@ NC_create(const char *path0, int cmode, size_t initialsz, int basepe,
      * row has no layer in this build: NC_ENOTBUILT); a path's mode flags. */
     if (!isurl && (stat = NC_infer_create(cmode, NC_get_default_format(), &m)))
         goto done;
+    if (par && (stat = isurl ? NC_EINVAL : use_parallel_model(&m)))
+        goto done;
     if ((stat = NC_format_dispatch(&m, &table)))
         goto done;
     cmode |= m.mode;
@@ -99,8 +119,16 @@ done:
 }
 
 static int
-NC_open(const char *path0, int omode, int basepe, size_t *chunksizehintp,
-        void *parameters, int *ncidp)
+NC_create(const char *path0, int cmode, size_t initialsz, int basepe,
+          size_t *chunksizehintp, void *parameters, int *ncidp)
+{
+    return NC_create_model(0, path0, cmode, initialsz, basepe, chunksizehintp, parameters,
+                           ncidp);
+}
+
+static int
+NC_open_model(int par, const char *path0, int omode, int basepe, size_t *chunksizehintp,
+              void *parameters, int *ncidp)
 {
     int stat, isurl = 0;
     char *path = NULL;
@@ -135,6 +163,8 @@ NC_open(const char *path0, int omode, int basepe, size_t *chunksizehintp,
     } else {
         stat = NC_infer_open(path ? path : path0, &m);
     }
+    if (stat == NC_NOERR && par)
+        stat = (isurl || (omode & NC_INMEMORY)) ? NC_EINVAL : use_parallel_model(&m);
     if (stat)
         goto done;
     if ((stat = NC_format_dispatch(&m, &table)))
@@ -147,6 +177,25 @@ NC_open(const char *path0, int omode, int basepe, size_t *chunksizehintp,
 done:
     free(path);
     return stat;
+}
+
+static int
+NC_open(const char *path0, int omode, int basepe, size_t *chunksizehintp,
+        void *parameters, int *ncidp)
+{
+    return NC_open_model(0, path0, omode, basepe, chunksizehintp, parameters, ncidp);
+}
+
+int
+NC_create_parallel(const char *path, int cmode, void *mpi, int *ncidp)
+{
+    return NC_create_model(1, path, cmode | NC_MPIIO, 0, 0, NULL, mpi, ncidp);
+}
+
+int
+NC_open_parallel(const char *path, int omode, void *mpi, int *ncidp)
+{
+    return NC_open_model(1, path, omode | NC_MPIIO, 0, NULL, mpi, ncidp);
 }
 
 /* ---- create ------------------------------------------------------------------------ */

@@ -77,6 +77,13 @@ int NC_format_check_default(int format);
 /* Does any built layer serve parallel (NC_MPIIO) opens? */
 int NC_format_parallel(void);
 
+/* nc_create_par / nc_open_par (dpar.c): create and open as nc_create and
+ * nc_open do, served by the row's parallel model (NC_ENOTBUILT when this
+ * build has none), the mode with NC_MPIIO and mpi (ncpar.h's NC_MPI_INFO)
+ * as the slot's parameters (dfile.c). */
+int NC_create_parallel(const char *path, int cmode, void *mpi, int *ncidp);
+int NC_open_parallel(const char *path, int omode, void *mpi, int *ncidp);
+
 /* Classify the first len bytes of a file (len may be short: a file that is
  * too small is NC_ENOTNC).  Recognises CDF-1/2/5, the HDF5 superblock at 0,
  * 512, 1024, 2048, ... (needs the bytes at that offset: pass what you have;

@@ -129,12 +129,13 @@ NC4_HDF5_create(const char *path, int cmode, size_t initialsz, int basepe,
     NC4H5_file *hf = NULL;
     NC4H5_grp *hg = NULL;
     hid_t fapl = -1, fcpl = -1, fid = -1, gid = -1;
+    void *par = NULL;           /* hdf5par.c: a parallel create's state */
     int mem = cmode & (NC_DISKLESS | NC_INMEMORY);
     int persist = (cmode & NC_DISKLESS) && (cmode & NC_PERSIST);
     unsigned flags;
     H5F_info2_t finfo;
 
-    (void)basepe; (void)chunksizehintp; (void)table; (void)parameters;
+    (void)basepe; (void)chunksizehintp; (void)table; (void)parameters; (void)par;
     if ((stat = NC_check_id(ncid, &nc)))
         return stat;
     if (cmode & (NC_MMAP | NC_64BIT_OFFSET | NC_CDF5))
@@ -150,6 +151,11 @@ NC4_HDF5_create(const char *path, int cmode, size_t initialsz, int basepe,
     nc4h5_lock();
     if ((stat = make_fapl(cmode, initialsz, persist, &fapl)) || (stat = make_fcpl(cmode, &fcpl)))
         goto done;
+#if NC_ENABLE_PARALLEL4
+    /* nc_create_par: HDF5's MPI-IO driver (hdf5par.c). */
+    if ((stat = nc4h5_par_begin(&par, cmode, parameters, fapl)))
+        goto done;
+#endif
     if ((fid = H5Fcreate(path, flags, fcpl, fapl)) < 0) {
         /* Upstream reports the likely cause, a path it may not write. */
         stat = (!mem && (cmode & NC_NOCLOBBER) && access(path, F_OK) == 0) ? NC_EEXIST : EACCES;
@@ -174,6 +180,8 @@ NC4_HDF5_create(const char *path, int cmode, size_t initialsz, int basepe,
     hf->mem = (cmode & NC_INMEMORY) ? NC_INMEMORY : (cmode & NC_DISKLESS) ? NC_DISKLESS : 0;
     hf->persist = persist;
     hf->first_define = 1;
+    hf->par = par;
+    par = NULL;
     if (path && !(hf->path = strdup(path))) {
         stat = NC_ENOMEM;
         goto done;
@@ -229,6 +237,9 @@ done:
         if (created_on_disk && (!mem || persist))
             (void)remove(path);
     }
+#if NC_ENABLE_PARALLEL4
+    nc4h5_par_end(&par);
+#endif
     nc4h5_unlock();
     return stat;
 }

@@ -434,6 +434,10 @@ get_vars(int ncid, int varid, const size_t *startp, const size_t *countp,
     void *buf = NULL, *fill = NULL;
     int stat;
 
+#if NC_ENABLE_PARALLEL4
+    if (nc4h5_par_file(ncid))   /* parallel HDF5 (hdf5par.c) */
+        return nc4h5_par_get_vars(ncid, varid, startp, countp, stridep, value, memtype);
+#endif
     nc4h5_lock();
     if ((stat = prepare(ncid, varid, startp, countp, stridep, memtype, 0, &a)))
         goto done;
@@ -650,6 +654,10 @@ put_vars(int ncid, int varid, const size_t *startp, const size_t *countp,
     void *buf = NULL;
     int stat;
 
+#if NC_ENABLE_PARALLEL4
+    if (nc4h5_par_file(ncid))   /* parallel HDF5 (hdf5par.c) */
+        return nc4h5_par_put_vars(ncid, varid, startp, countp, stridep, value, memtype);
+#endif
     nc4h5_lock();
     if ((stat = prepare(ncid, varid, startp, countp, stridep, memtype, 1, &a)))
         goto done;

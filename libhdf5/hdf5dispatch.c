@@ -46,6 +46,11 @@ put_vara(int ncid, int varid, const size_t *start, const size_t *count, const vo
 
 /* The table, as the registry entry reads it (hdf5format.c); the model
  * answers what is not listed (nc4model.h). */
+#if NC_ENABLE_PARALLEL4
+/* nc_var_par_access replaces the model's slot (NC_ENOPAR) below. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Woverride-init"
+#endif
 const NC_Dispatch *NC4_HDF5_dispatch_table = &(const NC_Dispatch){
     .model = NC_FORMATX_NC_HDF5,
     NC4_MODEL_SLOTS, NC4_MODEL_USER_TYPE_SLOTS,
@@ -63,7 +68,13 @@ const NC_Dispatch *NC4_HDF5_dispatch_table = &(const NC_Dispatch){
     .get_att = NC4_get_att,
     .rename_var = NC4_rename_var,
     .rename_grp = NC4_rename_grp,
+#if NC_ENABLE_PARALLEL4
+    .var_par_access = NC4_HDF5_var_par_access,
+#endif
 };
+#if NC_ENABLE_PARALLEL4
+#pragma GCC diagnostic pop
+#endif
 
 int
 NC4_HDF5_initialize(void)

@@ -2,6 +2,7 @@
  * (libdispatch/ncformat.h): its dispatch table and start-up (nothing to
  * shut down).  HDF5 files are recognised by the registry's row (the
  * superblock signature at 0, 512, 1024, ...), so no sniff. */
+#include "config.h"
 #include "ncdispatch.h"
 #include "ncformat.h"
 
@@ -10,4 +11,7 @@ const NC_FormatImpl NC4_HDF5_format_impl = {
     .name = "HDF5",
     .dispatch = &NC4_HDF5_dispatch_table,
     .initialize = NC4_HDF5_initialize,
+#if NC_ENABLE_PARALLEL4
+    .flags = NC_IMPL_PARALLEL,  /* nc_create_par / nc_open_par (hdf5par.c) */
+#endif
 };

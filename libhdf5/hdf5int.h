@@ -87,6 +87,8 @@ typedef struct NC4H5_file {
     struct h5n_file *guard;/* hdf5heap.c: the file read by the native reader for
                             * checks before HDF5 reads variable-length data */
     int guard_tried;       /* guard opened (or found impossible) once */
+    void *par;             /* hdf5par.c: a file opened or created in parallel
+                            * (its communicator, access modes); NULL serial */
     struct h5n_obj *guard_obj; /* the last object header it parsed (attributes) */
 } NC4H5_file;
 
@@ -279,6 +281,22 @@ int nc4h5_make_ncproperties(char **textp);
  * upstream's: fclose degree WEAK and the nc_set_alignment values (when
  * set).  NC_EHDFERR if HDF5 refuses them (an alignment of 0). */
 int nc4h5_fapl_settings(hid_t fapl);
+
+/* ---- hdf5par.c: netCDF-4 on parallel HDF5 (NC_ENABLE_PARALLEL4 builds) -------------
+ * nc4h5_par_begin: for a parallel create/open (NC_MPIIO in mode and
+ * ncpar.h's NC_MPI_INFO as parameters; otherwise *parp stays NULL and
+ * nothing happens) set fapl to HDF5's MPI-IO driver on a duplicate of the
+ * communicator, collective metadata; *parp is the file's state (hf->par),
+ * released by nc4h5_par_end even after an error.  nc4h5_par_file: ncid is
+ * such a file (its data calls go to nc4h5_par_get_vars / _put_vars). */
+int nc4h5_par_begin(void **parp, int mode, void *parameters, hid_t fapl);
+void nc4h5_par_end(void **parp);
+int nc4h5_par_file(int ncid);
+int nc4h5_par_get_vars(int ncid, int varid, const size_t *start, const size_t *count,
+                       const ptrdiff_t *stride, void *value, nc_type memtype);
+int nc4h5_par_put_vars(int ncid, int varid, const size_t *start, const size_t *count,
+                       const ptrdiff_t *stride, const void *value, nc_type memtype);
+int NC4_HDF5_var_par_access(int ncid, int varid, int par_access);
 
 /* ---- hdf5var.c: the storage checks nc4h5_ops points to ------------------------- */
 int nc4h5_check_chunking(NC4_file *f, NC4_var *var, const size_t *chunks);

@@ -66,6 +66,9 @@ nc4h5_free_fmt(NC4_file *f, void *fmt)
         NC4H5_file *hf = (NC4H5_file *)fmt;
         if (hf->fid >= 0)
             H5Fclose(hf->fid);
+#if NC_ENABLE_PARALLEL4
+        nc4h5_par_end(&hf->par);
+#endif
         /* An image the library took over (nc_open_memio, unlocked, NC_WRITE)
          * is ours to free unless the close handed it back (memory NULL). */
         if (hf->mem == NC_INMEMORY && !hf->memio_locked && hf->memio.memory != NULL &&
@@ -1520,7 +1523,7 @@ NC4_HDF5_open(const char *path, int mode, int basepe, size_t *chunksizehintp,
     nc4h5_lock();
     /* Read-only files on disk: the native reader first (HDF5 opens the
      * file when data is read); anything it does not handle, through HDF5. */
-    if (!(mode & (NC_WRITE | NC_INMEMORY | NC_DISKLESS)) && path != NULL &&
+    if (!(mode & (NC_WRITE | NC_INMEMORY | NC_DISKLESS | NC_MPIIO)) && path != NULL &&
         (stat = nc4h5o_open_native(nc, path, mode)) != H5N_GIVEUP) {
         nc4h5_unlock();
         return stat;
@@ -1559,6 +1562,11 @@ NC4_HDF5_open(const char *path, int mode, int basepe, size_t *chunksizehintp,
         stat = NC_EHDFERR;
         goto fail;
     }
+#if NC_ENABLE_PARALLEL4
+    /* nc_open_par: HDF5's MPI-IO driver (hdf5par.c). */
+    if ((stat = nc4h5_par_begin(&hf->par, mode, parameters, fapl)))
+        goto fail;
+#endif
     if (mode & NC_INMEMORY) {
         NC_memio *memio = (NC_memio *)parameters;
         if (memio->memory == NULL || memio->size == 0) {

@@ -1,0 +1,515 @@
+/* hdf5par.c: netCDF-4 files on parallel HDF5 (nc_create_par, nc_open_par;
+ * parallel builds only, NC_ENABLE_PARALLEL4).
+ *
+ * A file created or opened with a communicator (ncpar.h's NC_MPI_INFO in
+ * the slot's parameters, NC_MPIIO in the mode) is opened by HDF5's MPI-IO
+ * driver on a duplicate of that communicator, with collective metadata
+ * reads and writes (every rank makes the same metadata calls, as HDF5
+ * requires and upstream's programs do).  Its data calls come here from the
+ * one branch at the top of hdf5data.c's read and write: one H5Dread /
+ * H5Dwrite of the hyperslab with a transfer list per access mode
+ * (independent by default, as upstream; nc_var_par_access switches a
+ * variable).  The chunk pipeline of hdf5chunk.c (raw chunk reads and
+ * writes) is never used on such a file: HDF5 applies filters collectively.
+ *
+ * Upstream's rules kept:
+ *   - a variable with filters is accessed collectively, and asking for
+ *     independent access to it is NC_EINVAL;
+ *   - growing an unlimited dimension is collective: the ranks agree on the
+ *     new extent (MPI_Allreduce, max) and all extend; in independent access
+ *     it is NC_ECANTEXTEND;
+ *   - a collective call with nothing to move on a rank still takes part
+ *     (empty selections);
+ *   - nc_var_par_access on a file not opened in parallel is NC_ENOPAR, a
+ *     mode other than NC_INDEPENDENT / NC_COLLECTIVE NC_EINVAL;
+ *   - no parallel open of memory or diskless files (NC_EINVAL).
+ * Not supported in parallel (HDF5 cannot write them so): variable-length
+ * data (strings, vlens) are NC_EINVAL on write.
+ */
+#include "config.h"
+
+#if NC_ENABLE_PARALLEL4
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hdf5int.h"
+#include "netcdf_par.h"
+#include "ncpar.h"
+#include "ncx.h"
+#include "ncfilter.h"
+#include "ncchunk.h"
+
+/* What a parallel file keeps (NC4H5_file's par). */
+typedef struct nc4h5_par {
+    MPI_Comm comm;   /* a duplicate of the caller's */
+    MPI_Info info;   /* a duplicate, or MPI_INFO_NULL */
+    const NC4_var **coll; /* the variables set to collective access */
+    size_t ncoll, capcoll;
+} nc4h5_par;
+
+static int
+is_collective(const nc4h5_par *p, const NC4_var *var)
+{
+    for (size_t i = 0; i < p->ncoll; i++)
+        if (p->coll[i] == var)
+            return 1;
+    return 0;
+}
+
+static int
+set_collective(nc4h5_par *p, const NC4_var *var, int on)
+{
+    for (size_t i = 0; i < p->ncoll; i++) {
+        if (p->coll[i] == var) {
+            if (!on)
+                p->coll[i] = p->coll[--p->ncoll];
+            return NC_NOERR;
+        }
+    }
+    if (!on)
+        return NC_NOERR;
+    if (p->ncoll == p->capcoll) {
+        size_t cap = p->capcoll ? 2 * p->capcoll : 16;
+        const NC4_var **c = realloc(p->coll, cap * sizeof *c);
+        if (c == NULL)
+            return NC_ENOMEM;
+        p->coll = c;
+        p->capcoll = cap;
+    }
+    p->coll[p->ncoll++] = var;
+    return NC_NOERR;
+}
+
+int
+nc4h5_par_begin(void **parp, int mode, void *parameters, hid_t fapl)
+{
+    const NC_MPI_INFO *mpi = parameters;
+    nc4h5_par *p;
+
+    *parp = NULL;
+    if (!(mode & NC_MPIIO) || mpi == NULL)
+        return NC_NOERR;
+    if (mode & (NC_INMEMORY | NC_DISKLESS))
+        return NC_EINVAL;
+    if ((p = calloc(1, sizeof *p)) == NULL)
+        return NC_ENOMEM;
+    p->info = MPI_INFO_NULL;
+    if (MPI_Comm_dup(mpi->comm, &p->comm) != MPI_SUCCESS) {
+        free(p);
+        return NC_EMPI;
+    }
+    *parp = p;
+    if (mpi->info != MPI_INFO_NULL && MPI_Info_dup(mpi->info, &p->info) != MPI_SUCCESS)
+        return NC_EMPI;
+    if (H5Pset_fapl_mpio(fapl, p->comm, p->info) < 0 ||
+        H5Pset_all_coll_metadata_ops(fapl, 1) < 0 ||
+        H5Pset_coll_metadata_write(fapl, 1) < 0)
+        return NC_EPARINIT;
+    return NC_NOERR;
+}
+
+void
+nc4h5_par_end(void **parp)
+{
+    nc4h5_par *p = *parp;
+    if (p == NULL)
+        return;
+    if (p->info != MPI_INFO_NULL)
+        MPI_Info_free(&p->info);
+    MPI_Comm_free(&p->comm);
+    free(p->coll);
+    free(p);
+    *parp = NULL;
+}
+
+/* The file of ncid when it was opened in parallel, else NULL. */
+static NC4H5_file *
+par_file(int ncid, NC4_file **fp)
+{
+    NC4_file *f;
+    if (nc4_find_grp(ncid, &f, NULL) || f->fmt == NULL)
+        return NULL;
+    if (fp)
+        *fp = f;
+    return ((NC4H5_file *)f->fmt)->par != NULL ? f->fmt : NULL;
+}
+
+int
+nc4h5_par_file(int ncid)
+{
+    return par_file(ncid, NULL) != NULL;
+}
+
+int
+NC4_HDF5_var_par_access(int ncid, int varid, int par_access)
+{
+    NC4_file *f;
+    NC4_var *var;
+    int stat;
+
+    if (par_access != NC_INDEPENDENT && par_access != NC_COLLECTIVE)
+        return NC_EINVAL;
+    if ((stat = nc4_find_grp(ncid, &f, NULL)))
+        return stat;
+    if (f->fmt == NULL || ((NC4H5_file *)f->fmt)->par == NULL)
+        return NC_ENOPAR;
+    if ((stat = nc4_find_var(ncid, varid, NULL, NULL, &var)))
+        return stat;
+    /* Filters are applied collectively: such a variable stays collective. */
+    if (var->nfilters > 0 && par_access == NC_INDEPENDENT)
+        return NC_EINVAL;
+    return set_collective(((NC4H5_file *)f->fmt)->par, var, par_access == NC_COLLECTIVE);
+}
+
+/* ---- data ---------------------------------------------------------------------- */
+
+typedef struct {
+    NC4_file *f;
+    NC4_var *var;
+    NC4H5_var *hv;
+    MPI_Comm comm;
+    nc_type memtype;
+    int convert;
+    int collective;
+    int nd;
+    hsize_t start[H5S_MAX_RANK], count[H5S_MAX_RANK], stride[H5S_MAX_RANK];
+    size_t n;
+} par_access_t;
+
+static int
+par_prepare(int ncid, int varid, const size_t *startp, const size_t *countp,
+            const ptrdiff_t *stridep, nc_type memtype, par_access_t *a)
+{
+    NC4H5_file *hf;
+    int stat, zero = 0;
+
+    memset(a, 0, sizeof *a);
+    if ((hf = par_file(ncid, &a->f)) == NULL)
+        return NC_EBADID;
+    a->comm = ((nc4h5_par *)hf->par)->comm;
+    if ((stat = nc4_find_var(ncid, varid, NULL, NULL, &a->var)))
+        return stat;
+    if (memtype >= NC_FIRSTUSERTYPEID || memtype == NC_NAT)
+        memtype = a->var->xtype;
+    if (memtype != a->var->xtype && (memtype == NC_CHAR || a->var->xtype == NC_CHAR))
+        return NC_ECHAR;
+    a->memtype = memtype;
+    a->convert = memtype != a->var->xtype;
+    if ((stat = nc4_data_define(a->f, a->var)))
+        return stat;
+    if (!a->var->created)
+        return NC_EHDFERR;
+    if ((stat = nc4h5_var_open_dataset(a->var)))
+        return stat;
+    a->hv = a->var->fmt;
+    if (a->hv == NULL || a->hv->did < 0)
+        return NC_EHDFERR;
+    if (a->var->ndims > H5S_MAX_RANK)
+        return NC_EMAXDIMS;
+    a->collective = a->var->nfilters > 0 || is_collective(hf->par, a->var);
+    a->nd = a->var->ndims;
+    a->n = 1;
+    for (int d = 0; d < a->nd; d++) {
+        if (stridep && stridep[d] <= 0)
+            return NC_ESTRIDE;
+        a->start[d] = startp ? startp[d] : 0;
+        a->count[d] = countp ? countp[d] : a->var->dims[d]->len;
+        a->stride[d] = stridep ? (hsize_t)stridep[d] : 1;
+        if (a->count[d] == 0)
+            zero = 1;
+        a->n *= (size_t)a->count[d];
+    }
+    if (zero)
+        a->n = 0;
+    return NC_NOERR;
+}
+
+/* A transfer list for the variable's access mode. */
+static hid_t
+par_dxpl(int collective)
+{
+    hid_t dxpl = H5Pcreate(H5P_DATASET_XFER);
+    if (dxpl >= 0 &&
+        H5Pset_dxpl_mpio(dxpl, collective ? H5FD_MPIO_COLLECTIVE : H5FD_MPIO_INDEPENDENT) < 0) {
+        H5Pclose(dxpl);
+        dxpl = -1;
+    }
+    return dxpl;
+}
+
+static int
+par_mem_type(par_access_t *a, hid_t *tidp)
+{
+    if (a->var->xtype == NC_CHAR) {
+        hid_t t = H5Dget_type(a->hv->did);
+        if (t < 0)
+            return NC_EHDFERR;
+        *tidp = t;
+        return NC_NOERR;
+    }
+    return nc4h5_hdf5_type(a->f, a->var->xtype, NC_ENDIAN_NATIVE, 0, tidp);
+}
+
+int
+nc4h5_par_put_vars(int ncid, int varid, const size_t *startp, const size_t *countp,
+                   const ptrdiff_t *stridep, const void *value, nc_type memtype)
+{
+    par_access_t a;
+    hid_t fsid = -1, msid = -1, mtid = -1, dxpl = -1;
+    hsize_t fdims[H5S_MAX_RANK];
+    unsigned long long ext[H5S_MAX_RANK];
+    int extend = 0, range = 0, stat;
+    size_t size = 0;
+    void *buf = NULL;
+    const void *src = value;
+
+    nc4h5_lock();
+    if ((stat = par_prepare(ncid, varid, startp, countp, stridep, memtype, &a)))
+        goto done;
+    if (a.var->xtype == NC_STRING || nc4_type_has_pointers(a.f, a.var->xtype)) {
+        stat = NC_EINVAL;
+        goto done;
+    }
+    if ((fsid = H5Dget_space(a.hv->did)) < 0 ||
+        (a.nd > 0 && H5Sget_simple_extent_dims(fsid, fdims, NULL) != a.nd)) {
+        stat = NC_EHDFERR;
+        goto done;
+    }
+    for (int d = 0; d < a.nd; d++) {
+        hsize_t last = a.count[d] ? a.start[d] + a.stride[d] * (a.count[d] - 1) : a.start[d];
+        ext[d] = fdims[d];
+        if (!a.var->dims[d]->unlimited) {
+            if ((stat = ncc_check_bound(a.start[d], a.count[d], a.stride[d], fdims[d], a.n == 0)))
+                goto done;
+        } else if (a.n > 0 && last >= fdims[d]) {
+            ext[d] = last + 1;
+            extend = 1;
+        }
+    }
+    /* Growing is collective: every rank learns whether one grows, and to
+     * what extent (upstream's rule). */
+    if (a.collective && a.nd > 0) {
+        if (MPI_Allreduce(MPI_IN_PLACE, &extend, 1, MPI_INT, MPI_LOR, a.comm) != MPI_SUCCESS ||
+            (extend && MPI_Allreduce(MPI_IN_PLACE, ext, a.nd, MPI_UNSIGNED_LONG_LONG, MPI_MAX,
+                                     a.comm) != MPI_SUCCESS)) {
+            stat = NC_EMPI;
+            goto done;
+        }
+    }
+    if (extend) {
+        hsize_t hext[H5S_MAX_RANK];
+        if (!a.collective) {
+            stat = NC_ECANTEXTEND;
+            goto done;
+        }
+        for (int d = 0; d < a.nd; d++)
+            hext[d] = (hsize_t)ext[d];
+        if (H5Dset_extent(a.hv->did, hext) < 0) {
+            stat = NC_EHDFERR;
+            goto done;
+        }
+        H5Sclose(fsid);
+        if ((fsid = H5Dget_space(a.hv->did)) < 0) {
+            stat = NC_EHDFERR;
+            goto done;
+        }
+        for (int d = 0; d < a.nd; d++)
+            if (a.var->dims[d]->unlimited && a.var->dims[d]->len < (size_t)ext[d])
+                a.var->dims[d]->len = (size_t)ext[d];
+    }
+    if (a.n > 0 && value == NULL) {
+        stat = NC_EHDFERR;
+        goto done;
+    }
+    if ((size = nc4_type_size(a.f, a.var->xtype)) == 0) {
+        stat = NC_EBADTYPE;
+        goto done;
+    }
+    if (a.n > 0 && a.convert) {
+        if (a.n > SIZE_MAX / size || (buf = malloc(a.n * size)) == NULL) {
+            stat = NC_ENOMEM;
+            goto done;
+        }
+        stat = ncx_convert(a.memtype, value, a.var->xtype, buf, a.n);
+        if (stat == NC_ERANGE) {
+            stat = NC_NOERR;
+            range = !(a.f->classic_model &&
+                      (a.var->xtype == NC_BYTE || a.var->xtype == NC_UBYTE) &&
+                      (a.memtype == NC_BYTE || a.memtype == NC_UBYTE));
+        }
+        if (stat)
+            goto done;
+        src = buf;
+    }
+    if (a.n > 0 && a.var->quantize_mode &&
+        (a.var->xtype == NC_FLOAT || a.var->xtype == NC_DOUBLE)) {
+        if (buf == NULL) {
+            if (a.n > SIZE_MAX / size || (buf = malloc(a.n * size)) == NULL) {
+                stat = NC_ENOMEM;
+                goto done;
+            }
+            memcpy(buf, value, a.n * size);
+            src = buf;
+        }
+        stat = a.var->xtype == NC_FLOAT
+                   ? ncf_quantize_float(a.var->quantize_mode, a.var->nsd, a.var->fill_value, buf, a.n)
+                   : ncf_quantize_double(a.var->quantize_mode, a.var->nsd, a.var->fill_value, buf,
+                                         a.n);
+        if (stat)
+            goto done;
+    }
+    if ((stat = par_mem_type(&a, &mtid)))
+        goto done;
+    if (a.nd == 0) {
+        msid = H5Screate(H5S_SCALAR);
+    } else if (a.n == 0) {
+        /* Nothing here: empty selections, so that a collective call still
+         * has this rank. */
+        if (!a.collective)
+            goto done;
+        msid = H5Screate(H5S_NULL);
+        if (msid >= 0 && H5Sselect_none(fsid) < 0)
+            stat = NC_EHDFERR;
+    } else {
+        if (H5Sselect_hyperslab(fsid, H5S_SELECT_SET, a.start, a.stride, a.count, NULL) < 0)
+            stat = NC_EHDFERR;
+        msid = H5Screate_simple(a.nd, a.count, NULL);
+    }
+    if (stat == NC_NOERR && (msid < 0 || (dxpl = par_dxpl(a.collective)) < 0))
+        stat = NC_EHDFERR;
+    if (stat == NC_NOERR && H5Dwrite(a.hv->did, mtid, msid, fsid, dxpl, src) < 0)
+        stat = NC_EHDFERR;
+done:
+    free(buf);
+    if (dxpl >= 0) H5Pclose(dxpl);
+    if (msid >= 0) H5Sclose(msid);
+    if (fsid >= 0) H5Sclose(fsid);
+    if (mtid >= 0) H5Tclose(mtid);
+    nc4h5_unlock();
+    if (stat)
+        return stat;
+    return range ? NC_ERANGE : NC_NOERR;
+}
+
+/* One value of the variable's fill (its own or the default) into fill. */
+static int
+par_fill(par_access_t *a, void *fill)
+{
+    if (a->var->fill_value != NULL)
+        return nc4_copy_values(a->f, a->var->xtype, a->var->fill_value, fill, 1);
+    return nc4_default_fill(a->f, a->var->xtype, fill);
+}
+
+int
+nc4h5_par_get_vars(int ncid, int varid, const size_t *startp, const size_t *countp,
+                   const ptrdiff_t *stridep, void *value, nc_type memtype)
+{
+    par_access_t a;
+    hid_t fsid = -1, msid = -1, mtid = -1, dxpl = -1;
+    hsize_t fdims[H5S_MAX_RANK], incount[H5S_MAX_RANK], zeros[H5S_MAX_RANK] = {0};
+    size_t size = 0, nin = 1;
+    int partial = 0, range = 0, stat;
+    unsigned char *buf = NULL;
+
+    nc4h5_lock();
+    if ((stat = par_prepare(ncid, varid, startp, countp, stridep, memtype, &a)))
+        goto done;
+    if (a.var->xtype == NC_STRING || nc4_type_has_pointers(a.f, a.var->xtype)) {
+        stat = NC_EINVAL;
+        goto done;
+    }
+    if ((fsid = H5Dget_space(a.hv->did)) < 0 ||
+        (a.nd > 0 && H5Sget_simple_extent_dims(fsid, fdims, NULL) != a.nd)) {
+        stat = NC_EHDFERR;
+        goto done;
+    }
+    for (int d = 0; d < a.nd; d++) {
+        hsize_t len = fdims[d];
+        if (a.var->dims[d]->unlimited && (hsize_t)a.var->dims[d]->len > len)
+            len = a.var->dims[d]->len;
+        if ((stat = ncc_check_bound(a.start[d], a.count[d], a.stride[d], len, a.n == 0)))
+            goto done;
+        /* The part of the request inside this dataset's extent; the rest
+         * (an unlimited dimension another variable grew) reads as fill. */
+        incount[d] = a.count[d];
+        if (a.count[d] && a.start[d] + a.stride[d] * (a.count[d] - 1) >= fdims[d]) {
+            incount[d] = a.start[d] >= fdims[d]
+                             ? 0
+                             : (fdims[d] - a.start[d] + a.stride[d] - 1) / a.stride[d];
+            partial = 1;
+        }
+        nin *= (size_t)incount[d];
+    }
+    if (a.n == 0)
+        nin = 0;
+    if (a.n > 0 && value == NULL) {
+        stat = NC_EHDFERR;
+        goto done;
+    }
+    if ((size = nc4_type_size(a.f, a.var->xtype)) == 0) {
+        stat = NC_EBADTYPE;
+        goto done;
+    }
+    if (a.n > 0) {
+        buf = value;
+        if (a.convert && (a.n > SIZE_MAX / size || (buf = malloc(a.n * size)) == NULL)) {
+            stat = NC_ENOMEM;
+            goto done;
+        }
+        if (partial) {
+            unsigned char fill[64];
+            if (size > sizeof fill || (stat = par_fill(&a, fill)))
+                goto done;
+            for (size_t i = 0; i < a.n; i++)
+                memcpy(buf + i * size, fill, size);
+        }
+    }
+    if ((stat = par_mem_type(&a, &mtid)))
+        goto done;
+    if (a.nd == 0) {
+        msid = H5Screate(H5S_SCALAR);
+    } else if (nin == 0) {
+        if (!a.collective)
+            goto convert;
+        msid = H5Screate(H5S_NULL);
+        if (msid >= 0 && H5Sselect_none(fsid) < 0)
+            stat = NC_EHDFERR;
+    } else {
+        if (H5Sselect_hyperslab(fsid, H5S_SELECT_SET, a.start, a.stride, incount, NULL) < 0)
+            stat = NC_EHDFERR;
+        msid = H5Screate_simple(a.nd, a.count, NULL);
+        if (msid >= 0 && partial &&
+            H5Sselect_hyperslab(msid, H5S_SELECT_SET, zeros, NULL, incount, NULL) < 0)
+            stat = NC_EHDFERR;
+    }
+    if (stat == NC_NOERR && (msid < 0 || (dxpl = par_dxpl(a.collective)) < 0))
+        stat = NC_EHDFERR;
+    if (stat == NC_NOERR && H5Dread(a.hv->did, mtid, msid, fsid, dxpl, buf) < 0)
+        stat = NC_EHDFERR;
+    if (stat)
+        goto done;
+convert:
+    if (a.n > 0 && a.convert) {
+        stat = ncx_convert(a.var->xtype, buf, a.memtype, value, a.n);
+        if (stat == NC_ERANGE) {
+            stat = NC_NOERR;
+            range = !(a.f->classic_model &&
+                      (a.var->xtype == NC_BYTE || a.var->xtype == NC_UBYTE) &&
+                      (a.memtype == NC_BYTE || a.memtype == NC_UBYTE));
+        }
+    }
+done:
+    if (buf != NULL && buf != value)
+        free(buf);
+    if (dxpl >= 0) H5Pclose(dxpl);
+    if (msid >= 0) H5Sclose(msid);
+    if (fsid >= 0) H5Sclose(fsid);
+    if (mtid >= 0) H5Tclose(mtid);
+    nc4h5_unlock();
+    if (stat)
+        return stat;
+    return range ? NC_ERANGE : NC_NOERR;
+}
+
+#endif /* NC_ENABLE_PARALLEL4 */
