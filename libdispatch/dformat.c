@@ -41,7 +41,7 @@
 #define DAP4_IMPL NULL
 #endif
 #if NC_ENABLE_BYTERANGE
-#define BYTERANGE_IMPL (&NC3_remote_format_impl)
+#define BYTERANGE_IMPL (&NC_remote_format_impl)
 #else
 #define BYTERANGE_IMPL NULL
 #endif
@@ -120,9 +120,10 @@ const NC_Format NC_formats[] = {
         .impl = DAP2_IMPL,
     },
     {
-        /* A remote file read by byte ranges (libdispatch/dremote.c): the
-         * classic layer on its remote ncio backend, which refuses any
-         * other format found in the file's bytes (NC_ENOTBUILT). */
+        /* A remote file read by byte ranges (libdispatch/dremote.c): its
+         * first block names the layer (classic on its remote ncio backend,
+         * or netCDF-4 on HDF5's remote driver); any other format found in
+         * the file's bytes is NC_ENOTBUILT. */
         .model = NC_FORMATX_NC3,
         .name = "HTTP byte ranges",
         .variants = {{NC_FORMAT_CLASSIC, 0, NULL, 0, 0}},

@@ -21,6 +21,8 @@
 #include "ncinfer.h"
 #include "ncstate.h"
 #include "ncremote.h"
+#include "ncdispatch.h"
+#include "ncformat.h"
 
 int
 NC_remote_is_url(const char *path)
@@ -795,6 +797,13 @@ first_request(NC_remote *r)
     return final;
 }
 
+/* The file remote_open_any opened to learn its format, waiting for the
+ * layer it hands the URL to (per thread: opens run in the caller's). */
+static _Thread_local struct {
+    const char *url;
+    NC_remote *r;
+} pending;
+
 int
 NC_remote_open(const char *url, NC_remote **rp)
 {
@@ -805,6 +814,11 @@ NC_remote_open(const char *url, NC_remote **rp)
     if (url == NULL || rp == NULL)
         return NC_EINVAL;
     *rp = NULL;
+    if (pending.r != NULL && pending.url != NULL && strcmp(pending.url, url) == 0) {
+        *rp = pending.r; /* opened by remote_open_any for this layer */
+        pending.r = NULL;
+        return NC_NOERR;
+    }
     if (strncmp(url, "http://", 7) != 0 && strncmp(url, "https://", 8) != 0
         && strncasecmp(url, "s3://", 5) != 0)
         return NC_EURL;
@@ -874,18 +888,21 @@ NC_remote_size(const NC_remote *r)
 int
 NC_remote_model(NC_remote *r, int *formatxp)
 {
-    unsigned char head[R_HEAD_MAGIC];
-    size_t n = r->size < R_HEAD_MAGIC ? (size_t)r->size : R_HEAD_MAGIC;
+    /* The first block (cached by the open): an HDF5 signature may follow a
+     * user block of 512, 1024, ... bytes. */
+    size_t n = r->size < r->bsize ? (size_t)r->size : r->bsize;
     NCmodel m = {0, 0, 0, NULL};
+    unsigned char *head;
     int stat;
     if (n < 4)
         return NC_ENOTNC;
-    if ((stat = NC_remote_read(r, 0, n, head)))
-        return stat;
-    if ((stat = NC_infer_bytes(head, n, &m)))
-        return stat;
-    *formatxp = m.impl;
-    return NC_NOERR;
+    if ((head = malloc(n)) == NULL)
+        return NC_ENOMEM;
+    if ((stat = NC_remote_read(r, 0, n, head)) == NC_NOERR &&
+        (stat = NC_infer_bytes(head, n, &m)) == NC_NOERR)
+        *formatxp = m.impl;
+    free(head);
+    return stat;
 }
 
 void
@@ -894,6 +911,91 @@ NC_remote_get_stats(const NC_remote *r, NC_remote_stats *st)
     if (r != NULL && st != NULL)
         *st = r->st;
 }
+
+/* ---- the byte-range row of the format registry ---- */
+
+/* A URL with "#mode=bytes" names no format: the file's first block does.
+ * The row's table is the classic one with its open replaced by
+ * remote_open_any, which opens the remote file, recognises its format
+ * (classic or HDF5), and hands the open to that format's layer -- the
+ * record's table and model switched to the layer's -- which takes the
+ * already open remote file from NC_remote_open (no second request). */
+static NC_Dispatch remote_table;
+static const NC_Dispatch *remote_table_ptr;
+
+/* The dispatch table of the built layer of model, or NULL. */
+static const NC_Dispatch *
+layer_table(int model)
+{
+    for (size_t i = 0; i < NC_nformats; i++) {
+        const NC_FormatImpl *impl = NC_formats[i].impl;
+        if (NC_formats[i].model == model && NC_formats[i].modekeys == NULL && impl != NULL &&
+            impl->dispatch != NULL && *impl->dispatch != NULL)
+            return *impl->dispatch;
+    }
+    return NULL;
+}
+
+static int
+remote_open_any(const char *path, int mode, int basepe, size_t *chunksizehintp,
+                void *parameters, const NC_Dispatch *table, int ncid)
+{
+    const NC_Dispatch *t;
+    NC_remote *r = NULL;
+    NC *nc;
+    int stat, model = 0;
+    (void)table;
+    if ((stat = NC_check_id(ncid, &nc)))
+        return stat;
+    if (mode & NC_WRITE)
+        return NC_EPERM;
+    if ((stat = NC_remote_open(path, &r)))
+        return stat;
+    if ((stat = NC_remote_model(r, &model))) {
+        NC_remote_close(r);
+        return stat;
+    }
+    /* Classic and netCDF-4/HDF5 files have a layer that reads them
+     * remotely; anything else (HDF4, a user format) does not. */
+    if ((model != NC_FORMATX_NC3 && model != NC_FORMATX_NC_HDF5) ||
+        (t = layer_table(model)) == NULL) {
+        NC_remote_close(r);
+        return NC_ENOTBUILT;
+    }
+    nc->dispatch = t;
+    nc->model = model;
+    if (model == NC_FORMATX_NC_HDF5) {
+        mode |= NC_NETCDF4;
+        nc->mode |= NC_NETCDF4;
+    }
+    pending.url = path;
+    pending.r = r;
+    stat = t->open(path, mode, basepe, chunksizehintp, parameters, t, ncid);
+    /* Not taken (the layer failed before opening it): closed here. */
+    NC_remote_close(pending.r);
+    pending.r = NULL;
+    pending.url = NULL;
+    return stat;
+}
+
+static int
+remote_initialize(void)
+{
+    const NC_Dispatch *c = layer_table(NC_FORMATX_NC3);
+    if (c == NULL)
+        return NC_NOERR;
+    remote_table = *c;
+    remote_table.open = remote_open_any;
+    remote_table_ptr = &remote_table;
+    return NC_NOERR;
+}
+
+const NC_FormatImpl NC_remote_format_impl = {
+    .model = NC_FORMATX_NC3,
+    .name = "remote files over HTTP byte ranges",
+    .dispatch = &remote_table_ptr,
+    .initialize = remote_initialize,
+};
 
 #else /* no HTTP layer in this build */
 

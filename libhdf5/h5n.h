@@ -4,7 +4,7 @@
  * per-call machinery (metadata cache, locks, error stacks, B-tree walks per
  * H5Oopen/H5Aread).  For the files netCDF-4 writes, the metadata is a small
  * set of structures that this module parses straight from the file with
- * pread: superblock v2/v3, version-2 object headers ("OHDR"/"OCHK"), links
+ * pread (or a read callback, h5n_open_reader): superblock v2/v3, version-2 object headers ("OHDR"/"OCHK"), links
  * (compact and dense: fractal heap + v2 B-tree name index), attributes
  * (compact and dense), datatypes, dataspaces, layout, filter pipeline, fill
  * value, and global heap collections for variable-length data.
@@ -125,6 +125,15 @@ typedef struct h5n_obj {
 
 /* Open path and read its superblock: NC_NOERR, H5N_GIVEUP, NC_ENOMEM. */
 int h5n_open(const char *path, h5n_file **fp);
+
+/* How a file reached otherwise than by a descriptor (a remote file) is
+ * read: len bytes at absolute offset off into buf, all of them; NC_NOERR
+ * or an NC_* error. */
+typedef int (*h5n_readfn)(void *ctx, uint64_t off, size_t len, void *buf);
+/* Open a file of size bytes read through fn(ctx, ...) (ctx borrowed: it
+ * must outlive the h5n_file).  any: as h5n_open_guard (any superblock
+ * version), else as h5n_open.  NC_NOERR, H5N_GIVEUP, NC_ENOMEM. */
+int h5n_open_reader(h5n_readfn fn, void *ctx, uint64_t size, int any, h5n_file **fp);
 void h5n_close(h5n_file *f);
 int h5n_superblock_version(const h5n_file *f);
 uint64_t h5n_root_addr(const h5n_file *f);

@@ -79,6 +79,8 @@ h5n_read_at(const h5n_file *f, uint64_t addr, void *buf, size_t len)
         memcpy(p, f->mem + at, len);
         return NC_NOERR;
     }
+    if (f->readfn != NULL)
+        return len == 0 || f->readfn(f->rctx, (uint64_t)at, len, p) == NC_NOERR ? NC_NOERR : GIVEUP;
     while (len > 0) {
         ssize_t n = pread(f->fd, p, len, at);
         if (n < 0 && errno == EINTR)
@@ -243,6 +245,27 @@ int
 h5n_open(const char *path, h5n_file **fp)
 {
     return open_any(path, -1, NULL, 0, 0, fp);
+}
+
+int
+h5n_open_reader(h5n_readfn fn, void *ctx, uint64_t size, int any, h5n_file **fp)
+{
+    h5n_file *f;
+    *fp = NULL;
+    if (fn == NULL)
+        return GIVEUP;
+    if ((f = calloc(1, sizeof(*f))) == NULL)
+        return NC_ENOMEM;
+    f->fd = -1;
+    f->readfn = fn;
+    f->rctx = ctx;
+    f->size = size;
+    if (find_superblock(f, any)) {
+        h5n_close(f);
+        return GIVEUP;
+    }
+    *fp = f;
+    return NC_NOERR;
 }
 
 int

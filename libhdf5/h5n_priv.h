@@ -27,6 +27,8 @@ struct h5n_file {
     int fd;                      /* -1 for an image in memory */
     int borrowed;                /* fd is someone else's: not closed */
     const unsigned char *mem;    /* the image (not owned), or NULL */
+    h5n_readfn readfn;           /* reads of a file reached otherwise (remote), or NULL */
+    void *rctx;                  /* its context (not owned) */
     uint64_t size;               /* file size */
     uint64_t base;               /* absolute address of relative 0 */
     int sbver;

@@ -41,6 +41,8 @@ nc4h5_guard_open(NC4_file *f)
     if (hf->mem == NC_INMEMORY) {
         if (hf->memio.memory != NULL)
             h5n_open_guard(NULL, -1, hf->memio.memory, hf->memio.size, &hf->guard);
+    } else if (hf->remote != NULL) {
+        hf->guard = nc4h5_remote_guard(hf->remote);
     } else if (hf->path != NULL) {
         /* HDF5's own descriptor when it reads the file with its POSIX
          * driver: no second descriptor per open file. */

@@ -90,6 +90,8 @@ typedef struct NC4H5_file {
     void *par;             /* hdf5par.c: a file opened or created in parallel
                             * (its communicator, access modes); NULL serial */
     struct h5n_obj *guard_obj; /* the last object header it parsed (attributes) */
+    struct nc4h5_rref *remote; /* a URL read by byte ranges (hdf5remote.c): the
+                            * remote file HDF5 and the native reader read, or NULL */
 } NC4H5_file;
 
 typedef struct NC4H5_grp {
@@ -302,6 +304,27 @@ int NC4_HDF5_var_par_access(int ncid, int varid, int par_access);
 int nc4h5_check_chunking(NC4_file *f, NC4_var *var, const size_t *chunks);
 int nc4h5_check_filter(NC4_file *f, NC4_var *var, unsigned int id, size_t nparams,
                        const unsigned int *params);
+
+/* ---- hdf5remote.c: netCDF-4 files read by byte ranges ------------------------------
+ * A URL (#mode=bytes) is read through libdispatch's remote reader
+ * (ncremote.h): metadata by the native reader, anything else by HDF5 on a
+ * read-only virtual file driver over the same reader (one block cache and
+ * one set of connections per open file).  References counted: the open file
+ * holds one, every HDF5 file open through the driver one. */
+struct nc4h5_rref;
+/* Open the remote file of a read-only open of URL path and try the native
+ * reader: NC_NOERR (the file is open), an error (NC_EPERM for NC_WRITE),
+ * or H5N_GIVEUP with *rrp the remote file for HDF5 (the caller's
+ * reference: nc4h5_remote_fapl, then handed to hf->remote or released). */
+int nc4h5_remote_open(NC *nc, const char *path, int mode, struct nc4h5_rref **rrp);
+/* Make fapl open through the driver on rr.  NC_NOERR or NC_EHDFERR. */
+int nc4h5_remote_fapl(hid_t fapl, struct nc4h5_rref *rr);
+/* Another reference to rr (returned). */
+struct nc4h5_rref *nc4h5_remote_ref(struct nc4h5_rref *rr);
+/* Drop a reference (NULL: nothing). */
+void nc4h5_remote_release(struct nc4h5_rref *rr);
+/* The checking reader (nc4h5_guard) of a remote file, or NULL. */
+struct h5n_file *nc4h5_remote_guard(struct nc4h5_rref *rr);
 
 /* ---- hdf5chunk.c ------------------------------------------------------------------ */
 /* The chunk pipeline's state of a variable (see hdf5chunk.h): discard it,

@@ -626,20 +626,17 @@ native_mode(void)
     return e == NULL ? 1 : e[0] == '0' ? 0 : e[0] == '2' ? 2 : 1;
 }
 
-/* Open path read-only through the native reader: NC_NOERR, an error, or
- * H5N_GIVEUP (nothing is left behind; the caller opens through HDF5). */
-int
-nc4h5o_open_native(NC *nc, const char *path, int mode)
+/* Open read-only through the native reader the file nf (closed here),
+ * named path; remote: the remote file it is read from (hdf5remote.c), or
+ * NULL.  NC_NOERR, an error, or H5N_GIVEUP (nothing is left behind; the
+ * caller opens through HDF5). */
+static int
+open_native_file(NC *nc, const char *path, int mode, h5n_file *nf, struct nc4h5_rref *remote)
 {
     NC4_file *f = NULL;
     NC4H5_file *hf;
-    h5n_file *nf = NULL;
     int stat;
 
-    if (native_mode() == 0)
-        return H5N_GIVEUP;
-    if ((stat = h5n_open(path, &nf)))
-        return stat == NC_ENOMEM ? stat : native_mode() == 2 ? NC_ENOTBUILT : H5N_GIVEUP;
     if ((stat = nc4_file_new(nc, nc->ext_ncid, mode, NC_FORMATX_NC_HDF5, &nc4h5_ops, &f)))
         goto done;
     if ((hf = calloc(1, sizeof(*hf))) == NULL) {
@@ -662,6 +659,8 @@ nc4h5o_open_native(NC *nc, const char *path, int mode)
     if ((stat = read_tree_native(f, nf)))
         goto done;
     f->dirty = 0;
+    if (remote != NULL)
+        hf->remote = nc4h5_remote_ref(remote);
 done:
     h5n_close(nf);
     /* Errors are HDF5's to report (same codes as ever): only running out
@@ -671,4 +670,35 @@ done:
     if (stat && f != NULL)
         nc4_file_free(f);
     return stat;
+}
+
+/* Open path read-only through the native reader: NC_NOERR, an error, or
+ * H5N_GIVEUP (nothing is left behind; the caller opens through HDF5). */
+int
+nc4h5o_open_native(NC *nc, const char *path, int mode)
+{
+    h5n_file *nf = NULL;
+    int stat;
+
+    if (native_mode() == 0)
+        return H5N_GIVEUP;
+    if ((stat = h5n_open(path, &nf)))
+        return stat == NC_ENOMEM ? stat : native_mode() == 2 ? NC_ENOTBUILT : H5N_GIVEUP;
+    return open_native_file(nc, path, mode, nf, NULL);
+}
+
+/* The same for a file read through fn(ctx, ...) of size bytes, the remote
+ * file remote (the open file keeps a reference to it). */
+int
+nc4h5o_open_native_reader(NC *nc, const char *path, int mode, h5n_readfn fn, void *ctx,
+                          uint64_t size, struct nc4h5_rref *remote)
+{
+    h5n_file *nf = NULL;
+    int stat;
+
+    if (native_mode() == 0)
+        return H5N_GIVEUP;
+    if ((stat = h5n_open_reader(fn, ctx, size, 0, &nf)))
+        return stat == NC_ENOMEM ? stat : native_mode() == 2 ? NC_ENOTBUILT : H5N_GIVEUP;
+    return open_native_file(nc, path, mode, nf, remote);
 }

@@ -41,6 +41,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "hdf5open.h"
+#include "ncremote.h"
 
 /* ---- fmt state -------------------------------------------------------------------- */
 
@@ -75,6 +76,7 @@ nc4h5_free_fmt(NC4_file *f, void *fmt)
             hf->memio_owned)
             free(hf->memio.memory);
         nc4h5_guard_drop(hf);
+        nc4h5_remote_release(hf->remote);
         free(hf->path);
         break;
     }
@@ -1150,7 +1152,10 @@ nc4h5_ensure_hdf5(NC4_file *f)
         nc4h5_unlock();
         return NC_EHDFERR;
     }
-    hf->fid = H5Fopen(hf->path, H5F_ACC_RDONLY, fapl);
+    if (hf->remote != NULL && nc4h5_remote_fapl(fapl, hf->remote))
+        hf->fid = -1;
+    else
+        hf->fid = H5Fopen(hf->path, H5F_ACC_RDONLY, fapl);
     H5Pclose(fapl);
     if (hf->fid < 0)
         stat = NC_EHDFERR;
@@ -1508,6 +1513,7 @@ NC4_HDF5_open(const char *path, int mode, int basepe, size_t *chunksizehintp,
     size_t csize, cnelems;
     float cpre;
     unsigned flags;
+    struct nc4h5_rref *remote = NULL;
     int stat;
 
     (void)basepe;
@@ -1524,7 +1530,15 @@ NC4_HDF5_open(const char *path, int mode, int basepe, size_t *chunksizehintp,
     /* Read-only files on disk: the native reader first (HDF5 opens the
      * file when data is read); anything it does not handle, through HDF5. */
     if (!(mode & (NC_WRITE | NC_INMEMORY | NC_DISKLESS | NC_MPIIO)) && path != NULL &&
+        !NC_remote_is_url(path) &&
         (stat = nc4h5o_open_native(nc, path, mode)) != H5N_GIVEUP) {
+        nc4h5_unlock();
+        return stat;
+    }
+    /* A URL read by byte ranges (hdf5remote.c): the native reader on the
+     * remote file first, else HDF5 through the remote driver. */
+    if (path != NULL && NC_remote_is_url(path) &&
+        (stat = nc4h5_remote_open(nc, path, mode, &remote)) != H5N_GIVEUP) {
         nc4h5_unlock();
         return stat;
     }
@@ -1567,6 +1581,12 @@ NC4_HDF5_open(const char *path, int mode, int basepe, size_t *chunksizehintp,
     if ((stat = nc4h5_par_begin(&hf->par, mode, parameters, fapl)))
         goto fail;
 #endif
+    if (remote != NULL) {
+        if ((stat = nc4h5_remote_fapl(fapl, remote)))
+            goto fail;
+        hf->remote = remote; /* the file's reference now */
+        remote = NULL;
+    }
     if (mode & NC_INMEMORY) {
         NC_memio *memio = (NC_memio *)parameters;
         if (memio->memory == NULL || memio->size == 0) {
@@ -1631,6 +1651,7 @@ fail:
         H5Pclose(fapl);
     if (f != NULL)
         nc4_file_free(f);   /* frees hf too, closing the file */
+    nc4h5_remote_release(remote);
     nc4h5_unlock();
     return stat;
 }

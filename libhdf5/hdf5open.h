@@ -93,6 +93,9 @@ void nc4h5o_unchunked_cache(NC4_var *var);
  * through HDF5 instead), NC_ENOTBUILT (NETCDF_HDF5_NATIVE_OPEN=2 and the
  * native reader gave up). */
 int nc4h5o_open_native(NC *nc, const char *path, int mode);
+/* The same for a file read through a callback (a remote file: hdf5remote.c). */
+int nc4h5o_open_native_reader(NC *nc, const char *path, int mode, h5n_readfn fn, void *ctx,
+                              uint64_t size, struct nc4h5_rref *remote);
 int nc4h5o_native_dimlist(open_ctx *c, ds_note *n);
 /* Variable var of note n from its parsed header. */
 int nc4h5o_native_var(open_ctx *c, grp_note *gn, ds_note *n, NC4_var *var);

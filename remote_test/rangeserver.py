@@ -10,6 +10,7 @@ supported), ETag and Last-Modified.  The first path word may name fault
 modes, joined by '+': /m/MODES/FILE
 
   slow      50 ms pause before each answer
+  lat5      5 ms pause before each answer (a distant server's latency)
   close     the first ranged request of each range: the connection is
             closed before any answer
   fail500   the first ranged request of each range: 500
@@ -101,6 +102,8 @@ class Handler(BaseHTTPRequestHandler):
             st.seen.add(key)
         if "slow" in modes:
             time.sleep(0.05)
+        if "lat5" in modes:
+            time.sleep(0.005)
         stamp = os.path.getmtime(full)
         if "changed" in modes and not first_answer:
             stamp += 3600
