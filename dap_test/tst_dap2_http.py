@@ -23,6 +23,7 @@ import json
 import os
 import subprocess
 import sys
+import urllib.parse
 import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -247,7 +248,68 @@ def main():
             vals.append(list(got))
             nc.nc_close(ncid)
         nctst.check(vals[0] == vals[1], "fnoc1.nc u: http %s, file:// %s" % (vals[0][:6], vals[1][:6]))
+        client_params(nc, ours, base, port, vals[1])
     nctst.finish("tst_dap2_http")
+
+
+def requests(port):
+    url = "http://127.0.0.1:%d/_requests" % port
+    with urllib.request.urlopen(url, timeout=10) as f:
+        return [urllib.parse.unquote(r) for r in json.loads(f.read())]
+
+
+def client_params(nc, ours, base, port, want):
+    """show=fetch (with logging on: the [log] prefix, the log fragment key or
+    NCLOGGING) prints each request and its time as the reference does;
+    wholevar makes a partial read fetch (and cache) the whole variable."""
+    env = dict(os.environ)
+    env.pop("NCLOGGING", None)
+    for url, extra in (("[log][show=fetch]" + base + "test.03", {}),
+                       (base + "test.03#show=fetch&log", {}),
+                       (base + "test.03#show=fetch", {"NCLOGGING": "1"}),
+                       (base + "test.03#show=fetch", None)):
+        e = dict(env, **(extra or {}))
+        got = []
+        for exe in (ours, REF):
+            r = subprocess.run([exe, "-v", "i32", url], capture_output=True, text=True,
+                               timeout=120, env=e)
+            notes = [l for l in r.stderr.splitlines() if l.startswith("Note:fetch")]
+            got.append((r.returncode, notes))
+        (orc, ours_notes), (rrc, ref_notes) = got
+        fetched = [l for l in ours_notes if not l.startswith("Note:fetch complete: ")]
+        done = [l for l in ours_notes if l.startswith("Note:fetch complete: ") and l.endswith(" secs")]
+        if extra is None:  # logging off: nothing, as the reference
+            nctst.check(orc == 0 and ours_notes == [] and ref_notes == [],
+                        "%s, no log: %s / %s" % (url, ours_notes, ref_notes))
+            continue
+        nctst.check(orc == 0 and len(fetched) == 3 and len(done) == 3,
+                    "%s: our log %s" % (url, ours_notes))
+        # the reference asks for the DDS twice; the same URLs otherwise
+        nctst.check(rrc == 0 and set(fetched) == {l for l in ref_notes
+                                                  if not l.startswith("Note:fetch complete")},
+                    "%s: ours %s, the reference %s" % (url, fetched, ref_notes))
+    # wholevar: a strided read asks for the whole variable, then reads from it
+    start = (ctypes.c_size_t * 3)(1, 2, 3)
+    count = (ctypes.c_size_t * 3)(3, 4, 5)
+    stride = (ctypes.c_ssize_t * 3)(5, 3, 4)
+    for frag, query in (("#noprefetch&wholevar", "u"), ("#noprefetch", "u[1:5:11][2:3:11][3:4:19]")):
+        ncid, varid = ctypes.c_int(), ctypes.c_int()
+        if not nctst.check(nc.nc_open((base + "fnoc1.nc" + frag).encode(), 0, ctypes.byref(ncid)) == 0,
+                           "open fnoc1.nc" + frag):
+            continue
+        nc.nc_inq_varid(ncid, b"u", ctypes.byref(varid))
+        got = (ctypes.c_short * 60)()
+        counts(port, reset=True)
+        st = nc.nc_get_vars_short(ncid, varid, start, count, stride, got)
+        r1 = requests(port)
+        nctst.check(st == 0 and list(got) == want, "fnoc1.nc%s: values" % frag)
+        nctst.check(len(r1) == 1 and r1[0].endswith("/fnoc1.nc.dods?" + query),
+                    "fnoc1.nc%s: requests %s (want ...?%s)" % (frag, r1, query))
+        counts(port, reset=True)
+        nc.nc_get_vars_short(ncid, varid, start, count, stride, got)
+        n = len(requests(port))
+        nctst.check(n == (0 if "wholevar" in frag else 1), "fnoc1.nc%s: read again: %d requests" % (frag, n))
+        nc.nc_close(ncid)
 
 
 if __name__ == "__main__":

@@ -710,8 +710,8 @@ D2_get_vars(int ncid, int varid, const size_t *start, const size_t *count,
         if (col->ncol != v->nelems)
             return NC_EDATADDS;
     } else if (!f->isfile && constrainable(v->node)) {
-        int whole = 1;
-        for (size_t i = 0; i < nd; i++)
+        int whole = 1;  /* "wholevar": always the whole variable, as upstream */
+        for (size_t i = 0; i < nd && !f->wholevar; i++)
             if (start[i] != 0 || count[i] != shape[i] || (count[i] > 1 && st[i] != 1))
                 whole = 0;
         if (whole && (stat = cached_var(f, v, &col, &owned)))

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include "dap2int.h"
 #if NC_HAVE_HTTP
 #include "nchttp.h"
@@ -77,7 +78,17 @@ http_get(D2file *f, const char *url, unsigned char **bufp, size_t *lenp)
 {
 #if NC_HAVE_HTTP
     nch_buf b = {NULL, 0, 0};
+    struct timespec t0, t1;
+    if (f->showfetch) {
+        fprintf(stderr, "Note:fetch: %s\n", url);
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+    }
     int stat = nch_get(f->http, url, &b);
+    if (f->showfetch) {
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        fprintf(stderr, "Note:fetch complete: %0.3f secs\n",
+                (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+    }
     if (stat == NC_NOERR && (stat = nch_buf_append(&b, "", 1)) == NC_NOERR) {
         *bufp = b.data;
         *lenp = b.len - 1;
@@ -100,6 +111,10 @@ d2_remote_open(D2file *f)
 #if NC_HAVE_HTTP
     nch_session *s = NULL;
     int stat = nch_session_open(f->base, &s);
+    /* upstream logs the requests with show=fetch when logging is on */
+    f->showfetch = d2_param_check(f, "show", "fetch")
+                   && (d2_param(f, "log") != NULL || getenv("NCLOGGING") != NULL);
+    f->wholevar = d2_param(f, "wholevar") != NULL;
     if (stat == NC_NOERR)
         f->http = s;
     return stat;

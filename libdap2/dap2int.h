@@ -108,6 +108,9 @@ typedef struct D2file {
     size_t cachesize;        /* bytes held */
     size_t cachelimit;       /* "cachelimit", default 100 MiB */
     size_t cachecount;       /* "cachecount", default 100 */
+    int showfetch;           /* "show=fetch" with logging on ("log" or NCLOGGING): each
+                              * request's URL and time on stderr, as upstream's log */
+    int wholevar;            /* "wholevar": a read fetches its whole variable (then cached) */
 } D2file;
 
 /* dap2url.c */
