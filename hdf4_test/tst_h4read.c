@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "netcdf.h"
+#include "netcdf_filter.h"
 
 static int fails = 0;
 #define CHECK(c)                                                             \
@@ -77,6 +78,45 @@ contiguous(const char *path)
     CHECK(nc_put_att_int(ncid, NC_GLOBAL, "a", NC_INT, 1, v) == NC_EPERM);
     CHECK(nc_put_var_int(ncid, varid, v) == NC_EPERM);
     CHECK(nc_def_dim(ncid, "x", 1, &dimids[0]) == NC_EPERM);
+    CHECK(nc_close(ncid) == NC_NOERR);
+}
+
+/* The netCDF-4-only calls answer as upstream's HDF4 dispatch table: the
+ * definitions NC_ENOTNC4, the inquiries of the enhanced model from the
+ * (empty) metadata, the fill definition NC_EPERM (it modifies). */
+static void
+enhanced_calls(const char *path)
+{
+    int ncid, varid, grp, n = -1, ids[4];
+    nc_type t;
+    size_t sz, nelems;
+    float pre;
+    char name[NC_MAX_NAME + 1];
+    CHECK(nc_open(path, NC_NOWRITE, &ncid) == NC_NOERR);
+    CHECK(nc_inq_varid(ncid, "pres", &varid) == NC_NOERR);
+    CHECK(nc_def_grp(ncid, "g", &grp) == NC_ENOTNC4);
+    CHECK(nc_rename_grp(ncid, "g") == NC_ENOTNC4);
+    CHECK(nc_def_compound(ncid, 8, "c", &t) == NC_ENOTNC4);
+    CHECK(nc_insert_compound(ncid, 32, "f", 0, NC_INT) == NC_ENOTNC4);
+    CHECK(nc_def_vlen(ncid, "v", NC_INT, &t) == NC_ENOTNC4);
+    CHECK(nc_def_enum(ncid, NC_INT, "e", &t) == NC_ENOTNC4);
+    CHECK(nc_def_opaque(ncid, 4, "o", &t) == NC_ENOTNC4);
+    CHECK(nc_def_var_deflate(ncid, varid, 0, 1, 1) == NC_ENOTNC4);
+    CHECK(nc_def_var_fletcher32(ncid, varid, 1) == NC_ENOTNC4);
+    CHECK(nc_def_var_chunking(ncid, varid, NC_CONTIGUOUS, NULL) == NC_ENOTNC4);
+    CHECK(nc_def_var_endian(ncid, varid, NC_ENDIAN_BIG) == NC_ENOTNC4);
+    CHECK(nc_def_var_quantize(ncid, varid, NC_QUANTIZE_BITGROOM, 3) == NC_ENOTNC4);
+    CHECK(nc_set_var_chunk_cache(ncid, varid, 1024, 7, 0.5f) == NC_ENOTNC4);
+    CHECK(nc_get_var_chunk_cache(ncid, varid, &sz, &nelems, &pre) == NC_ENOTNC4);
+    CHECK(nc_def_var_fill(ncid, varid, 1, NULL) == NC_EPERM);
+    /* no user-defined types: NC_EBADTYPE, as upstream's NC4_inq_user_type */
+    CHECK(nc_inq_user_type(ncid, 32, name, &sz, &t, &nelems, &n) == NC_EBADTYPE);
+    CHECK(nc_inq_user_type(ncid, NC_INT, name, &sz, &t, &nelems, &n) == NC_EBADTYPE);
+    CHECK(nc_inq_compound(ncid, 32, name, &sz, &nelems) == NC_EBADTYPE);
+    CHECK(nc_inq_enum(ncid, 32, name, &t, &sz, &nelems) == NC_EBADTYPE);
+    CHECK(nc_inq_typeids(ncid, &n, ids) == NC_NOERR && n == 0);
+    CHECK(nc_inq_grps(ncid, &n, ids) == NC_NOERR && n == 0);
+    CHECK(nc_inq_var_filter_ids(ncid, varid, &sz, NULL) == NC_NOERR && sz == 0);
     CHECK(nc_close(ncid) == NC_NOERR);
 }
 
@@ -227,6 +267,7 @@ main(int argc, char **argv)
     }
     fclose(probe);
     contiguous(p);
+    enhanced_calls(p);
     hostiles(p, argv[2]);
     snprintf(p, sizeof p, "%s/ref_chunked.hdf4", argv[1]);
     chunked(p);

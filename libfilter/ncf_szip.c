@@ -55,6 +55,24 @@ NCF_INTO_PROTO(ncf_szip_into)
     return NC_NOERR;
 }
 
+int
+ncf_szip_decode(unsigned int options_mask, unsigned int ppb, unsigned int bpp, unsigned int pps,
+                const void *src, size_t srclen, void *dst, size_t dstlen)
+{
+    SZ_com_t p;
+    size_t out = dstlen;
+    if (ppb == 0 || bpp == 0 || pps == 0 || options_mask > 0xffffu || ppb > 0xffffu
+        || bpp > 0xffffu || pps > 0x7fffffffu)
+        return NC_EFILTER;
+    p.options_mask = (int)options_mask;
+    p.pixels_per_block = (int)ppb;
+    p.bits_per_pixel = (int)bpp;
+    p.pixels_per_scanline = (int)pps;
+    if (SZ_BufftoBuffDecompress(dst, &out, src, srclen, &p) != SZ_OK || out != dstlen)
+        return NC_EFILTER;
+    return NC_NOERR;
+}
+
 NCF_BOUND_PROTO(ncf_szip_bound)
 {
     (void)nparams;

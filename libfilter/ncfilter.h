@@ -191,6 +191,12 @@ uint32_t ncf_crc32c(const void *data, size_t len);
  * chunkdims: the chunk's shape.  NC_EINVAL when HDF5 would refuse. */
 int ncf_szip_params(unsigned int options_mask, unsigned int ppb, size_t typesize, int bigendian,
                     size_t ndims, const size_t *chunkdims, unsigned int out[4]);
+/* A raw szip stream (no length prefix) of srclen bytes decoded by libaec
+ * into exactly dstlen bytes: the szlib parameters as they are (HDF4's
+ * compressed elements store them).  NC_EFILTER when the stream does not
+ * decode to dstlen bytes. */
+int ncf_szip_decode(unsigned int options_mask, unsigned int ppb, unsigned int bpp,
+                    unsigned int pps, const void *src, size_t srclen, void *dst, size_t dstlen);
 /* HDF5's blosc set_local: params[2] = typesize (1 if > 255), params[3] =
  * chunk bytes; params[0..1] zero as upstream's plugin leaves them.  params
  * must hold 7 entries. */

@@ -420,15 +420,33 @@ H4_get_vara(int ncid, int varid, const size_t *start, const size_t *count, void 
     return H4_get_vars(ncid, varid, start, count, NULL, value, memtype);
 }
 
+/* Upstream's HDF4 layer answers user-type inquiries from its (empty)
+ * netCDF-4 metadata: no type is a user-defined type. */
 static int
-H4_var_par_access(int ncid, int varid, int par)
+H4_inq_user_type(int ncid, nc_type t, char *name, size_t *sizep, nc_type *basep,
+                 size_t *nfieldsp, int *classp)
 {
-    (void)ncid;
-    (void)varid;
-    (void)par;
-    return NC_ENOPAR;
+    (void)t;
+    (void)name;
+    (void)sizep;
+    (void)basep;
+    (void)nfieldsp;
+    (void)classp;
+    SUB(ncid);
+    (void)f;
+    (void)sub;
+    return NC_EBADTYPE;
 }
 
+/* The classic model's slots, but for inq_user_type, which upstream's HDF4
+ * layer answers from its metadata: the later initializer is meant. */
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Winitializer-overrides"
+#elif defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Woverride-init"
+#endif
 static const NC_Dispatch H4_table = {
     .model = NC_FORMATX_NC_HDF4,
     .dispatch_version = NC_DISPATCH_VERSION,
@@ -466,7 +484,7 @@ static const NC_Dispatch H4_table = {
     .get_varm = NCDEFAULT_get_varm,
     .put_varm = NCDEFAULT_put_varm,
     .inq_var_all = H4_inq_var_all,
-    .var_par_access = H4_var_par_access,
+    .var_par_access = NC_NOTNC4_var_par_access,
     .def_var_fill = NC_RO_def_var_fill,
     .show_metadata = H4_show_metadata,
     .inq_unlimdims = H4_inq_unlimdims,
@@ -482,6 +500,12 @@ static const NC_Dispatch H4_table = {
     .inq_type_equal = H4_inq_type_equal,
     .inq_typeid = H4_inq_typeid,
     NC_CLASSIC_MODEL_SLOTS,
+    .inq_user_type = H4_inq_user_type,
 };
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#elif defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
 
 const NC_Dispatch *NCH4_dispatch_table = &H4_table;

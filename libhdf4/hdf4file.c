@@ -21,7 +21,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 #include "ncdispatch.h"
 #include "ncx.h"
 #include "hdf4int.h"
@@ -42,7 +41,6 @@
 #define SP_LINKED 1
 #define SP_COMP 3
 #define SP_CHUNKED 5
-#define COMP_DEFLATE 4
 /* number types (DFNT_*) */
 #define NT_UCHAR8 3
 #define NT_CHAR8 4
@@ -225,7 +223,8 @@ read_linked(const H4file *f, const unsigned char *h, size_t hl, unsigned char **
     return NC_NOERR;
 }
 
-/* A compressed element (deflate only). */
+/* A compressed element: its header h, the stored bytes in the
+ * DFTAG_COMPRESSED element it names, decoded by hdf4comp.c. */
 static int
 read_comp(const H4file *f, const unsigned char *h, size_t hl, int depth,
           unsigned char **bufp, size_t *lenp)
@@ -233,16 +232,14 @@ read_comp(const H4file *f, const unsigned char *h, size_t hl, int depth,
     if (hl < 14)
         return NC_EHDFERR;
     size_t total = be32(h + 4);
-    uint16_t cref = be16(h + 8), ctype = be16(h + 12);
-    if (ctype != COMP_DEFLATE)
-        return NC_ENOFILTER;
+    uint16_t cref = be16(h + 8);
     unsigned char *src = NULL, *out = NULL;
     size_t slen = 0;
     int stat = read_elem(f, T_COMPRESSED, cref, depth + 1, &src, &slen);
     if (stat)
-        return stat;
-    /* deflate expands at most about 1032 times: a larger claim is corrupt */
-    if (total > MAX_ELEM || total / 1032 > slen + 1) {
+        return stat == NC_ENOTFOUND ? NC_EHDFERR : stat;
+    /* a claim no stream of this size can give is corrupt */
+    if (total > MAX_ELEM || total > h4_decompress_bound(h, hl, slen)) {
         free(src);
         return NC_EHDFERR;
     }
@@ -250,24 +247,11 @@ read_comp(const H4file *f, const unsigned char *h, size_t hl, int depth,
         free(src);
         return NC_ENOMEM;
     }
-    z_stream z;
-    memset(&z, 0, sizeof z);
-    if (inflateInit(&z) != Z_OK) {
-        free(src);
-        free(out);
-        return NC_ENOMEM;
-    }
-    z.next_in = src;
-    z.avail_in = (uInt)slen;
-    z.next_out = out;
-    z.avail_out = (uInt)total;
-    int zr = inflate(&z, Z_FINISH);
-    size_t got = total - z.avail_out;
-    inflateEnd(&z);
+    stat = h4_decompress(h, hl, src, slen, out, total);
     free(src);
-    if ((zr != Z_STREAM_END && zr != Z_BUF_ERROR && zr != Z_OK) || got != total) {
+    if (stat) {
         free(out);
-        return NC_EHDFERR;
+        return stat;
     }
     *bufp = out;
     *lenp = total;
@@ -478,7 +462,10 @@ put_attr(H4file *f, int varid, uint16_t ref)
     size_t es = ncx_memlen(t);
     if (vd.order != 0 && vd.nvert > MAX_ELEM / vd.order / es)
         return NC_EHDFERR;
-    size_t n = vd.nvert * vd.order;
+    /* as the SD library reads them: a char8 or uchar8 attribute has as
+     * many values as its field's order, whatever the records */
+    unsigned nt8 = vd.type & 0xff;
+    size_t n = nt8 == NT_CHAR8 || nt8 == NT_UCHAR8 ? vd.order : vd.nvert * vd.order;
     stat = read_elem(f, T_VS, ref, 0, &b, &len);
     if (stat == NC_ENOTFOUND)
         len = 0;

@@ -55,4 +55,11 @@ void h4_file_free(H4file *f);
 int h4_read_vars(H4file *f, const H4var *v, const size_t *start, const size_t *count,
                  const ptrdiff_t *stride, void *out);
 
+/* hdf4comp.c: a compressed element (header h of hl bytes, stored bytes
+ * src) decoded into exactly total bytes of out. */
+int h4_decompress(const unsigned char *h, size_t hl, const unsigned char *src, size_t slen,
+                  unsigned char *out, size_t total);
+/* The most bytes slen stored bytes can decode to under header h. */
+size_t h4_decompress_bound(const unsigned char *h, size_t hl, size_t slen);
+
 #endif /* HDF4INT_H */
