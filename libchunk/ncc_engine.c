@@ -189,6 +189,13 @@ enc_task(void *arg, size_t i)
     encode_job(v, j, j->e->data, 1);
 }
 
+void
+ncc_cache_clear(ncc_var *v)
+{
+    while (v->cache.head)
+        entry_drop(v, v->cache.head);
+}
+
 int
 ncc_flush(ncc_var *v, size_t keep)
 {
@@ -196,7 +203,9 @@ ncc_flush(ncc_var *v, size_t keep)
     int stat = NC_NOERR;
     for (ncc_entry *e = v->cache.head; e; e = e->next)
         ndirty += e->dirty != 0;
-    if (ndirty > 0) {
+    if (v->lru) {
+        stat = ncc_lru_flush(v);
+    } else if (ndirty > 0) {
         ncc_enc *jobs = calloc(ndirty, sizeof(*jobs));
         enc_ctx c;
         if (jobs == NULL)
@@ -355,7 +364,8 @@ raws_clear(ncc_raw *raws, size_t n)
 
 /* The chunk a sparse read decoded goes into the cache as a clean entry;
  * clean entries from the cold end go while the cache is over its bound
- * (dirty ones stay: they are written only by a flush). */
+ * (dirty ones stay: they are written only by a flush; lru: none the
+ * request used). */
 static void
 keep_chunk(ncc_var *v, rd_job *j)
 {
@@ -371,9 +381,10 @@ keep_chunk(ncc_var *v, rd_job *j)
             free(data);
         return;
     }
+    e->stamp = v->stamp;
     for (ncc_entry *x = v->cache.tail, *pv; x && v->cache.n > v->cache.max; x = pv) {
         pv = x->prev;
-        if (!x->dirty && x != e)
+        if (!x->dirty && x != e && !(v->lru && x->stamp == v->stamp))
             entry_drop(v, x);
     }
 }
@@ -424,6 +435,8 @@ ncc_read(ncc_var *v, const ncc_sel *s, unsigned char *out)
         for (int k = 0; k < s->rank; k++)
             touched *= (double)(s->chi[k] - s->clo[k] + 1) * (double)v->g.chunk[k];
         keep = (double)s->n * (double)v->keep_sparse < touched;
+        if (keep)
+            v->stamp++;
     }
     if (maxjobs < (size_t)nthreads * 2)
         maxjobs = (size_t)nthreads * 2;
@@ -464,8 +477,10 @@ ncc_read(ncc_var *v, const ncc_sel *s, unsigned char *out)
             j->status = NC_NOERR;
             if (e != NULL) {
                 j->cached = e->data;
-                if (keep)
+                if (keep) {
                     ncc_cache_touch(&v->cache, e); /* LRU order, as a cache of reads */
+                    e->stamp = v->stamp;
+                }
             } else {
                 ncc_raw *r = &raws[nraws];
                 r->count = UINT64_MAX;
@@ -868,6 +883,8 @@ ncc_write(ncc_var *v, const ncc_sel *s, const unsigned char *src, int direct_ok)
     int pad = v->pad_edges && !v->vstr;
     size_t *dnk = NULL;      /* the parts of edge chunks of the direct batch */
     int stat = NC_NOERR;
+    if (v->lru)
+        return ncc_lru_write(v, s, src);
     if (s->n == 0)
         return NC_NOERR;
     memset(direct, 0, sizeof(direct));

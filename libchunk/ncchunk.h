@@ -319,6 +319,26 @@ typedef struct ncc_var {
                               * write covering every element of a chunk inside
                               * the extent writes it whole, the rest fill
                               * (not with vstr) */
+    int lru;                 /* HDF5's write-back policy and order (ncc_lru.c; not
+                              * with vstr): a write first indexes its chunks in C
+                              * order -- whole ones leave the cache (written from the
+                              * caller's data), parts enter it or move to the front
+                              * -- then, over the bound, the least recently used
+                              * entries not of this request go, down to 3/4 of it
+                              * (at least the request's parts); the evicted dirty
+                              * ones are written first, least recent first, then the
+                              * request's whole chunks in C order.  A request with
+                              * more parts than the cache holds (or no cache) writes
+                              * the cache back, empties it, and read-modify-writes
+                              * every chunk in C order.  Stores are in that order
+                              * whatever the pool (in order from tasks when
+                              * store_in_task), a batch of one chunk per thread at a
+                              * time; a flush writes the most recent first.  An
+                              * evicted chunk that fails to store is dropped and
+                              * sets lost.  keep_sparse reads keep every chunk the
+                              * request uses (stamp), not only the newest. */
+    int lost;                /* lru: dirty data dropped unwritten (the caller clears) */
+    unsigned long stamp;     /* lru: requests served */
     unsigned char *fillchunk;/* a chunk of fill, made on first need */
     pthread_mutex_t filllock;
     ncc_cache cache;
@@ -341,10 +361,16 @@ int ncc_read(ncc_var *v, const ncc_sel *s, unsigned char *out);
 int ncc_write(ncc_var *v, const ncc_sel *s, const unsigned char *src, int direct);
 /* Write every dirty chunk, then drop clean entries from the cold end down to keep. */
 int ncc_flush(ncc_var *v, size_t keep);
+/* Drop every cache entry, dirty ones unwritten. */
+void ncc_cache_clear(ncc_var *v);
 /* A new cache bound; entries over it written and dropped. */
 int ncc_set_cache(ncc_var *v, size_t max);
 /* Any dirty chunk in the cache? */
 int ncc_has_dirty(const ncc_var *v);
+/* The lru policy's write, and its write-back of every dirty chunk (most
+ * recent first, clean ones kept); ncc_write and ncc_flush call them. */
+int ncc_lru_write(ncc_var *v, const ncc_sel *s, const unsigned char *src);
+int ncc_lru_flush(ncc_var *v);
 
 /* ---- conversion ------------------------------------------------------------------------- */
 

@@ -7,7 +7,8 @@
  * every fetch and store mode, owned strings, fill chunks left out (or kept),
  * a store that fails, bounds and conversions; parts of raw chunks written
  * in place store what the cache path stores; HDF5's rules (fill time
- * "never", sparse reads kept in the cache, edge chunks padded). */
+ * "never", sparse reads kept in the cache, edge chunks padded) and HDF5's
+ * write-back order (lru). */
 #include "config.h"
 #include <pthread.h>
 #include <stdint.h>
@@ -37,6 +38,7 @@ typedef struct store {
     long nruns, ndeclined; /* write_runs calls, and those declined */
     int decline;           /* write_runs declines every call while set */
     int badruns;           /* runs out of order, overlapping or outside */
+    char log[1024];        /* keys stored, in order ("k k ...") */
 } store;
 
 static int
@@ -181,6 +183,10 @@ f_store_one(void *fmt, const ncc_put *p)
     } else {
         unsigned char *b = malloc(p->outlen ? p->outlen : 1);
         s->nstore++;
+        if (strlen(s->log) + strlen(p->key) + 2 < sizeof(s->log)) {
+            strcat(s->log, p->key);
+            strcat(s->log, " ");
+        }
         if (b == NULL || (i < 0 && s->nobj == MAXOBJ)) {
             free(b);
             stat = NC_ENOMEM;
@@ -889,6 +895,90 @@ test_hdf5_rules(void)
     pthread_mutex_destroy(&st.lock);
 }
 
+/* HDF5's write-back policy and order (lru), on a row of 10 chunks of 4
+ * with a cache of 4: evictions least recent first down to 3/4, a whole
+ * chunk written from the caller and its cached copy dropped, a request
+ * with more parts than the cache holds written back and read-modify-
+ * written in order, a failed eviction dropped and reported, and a sparse
+ * read keeping every chunk it uses. */
+static void
+test_lru(int in_task)
+{
+    enum { N = 40 };
+    size_t dims[1] = {N}, chunk[1] = {4};
+    int fill = -1, model[N], back[N], vals[N];
+    store st;
+    ncc_grid g;
+    ncc_var v;
+    ncc_sel s;
+    memset(&st, 0, sizeof(st));
+    pthread_mutex_init(&st.lock, NULL);
+    st.rank = 1;
+    for (int i = 0; i < N; i++) {
+        model[i] = fill;
+        vals[i] = 1000 + i;
+    }
+    MUST(ncc_grid_init(&g, 1, chunk, sizeof(int), (size_t)1 << 30));
+    MUST(ncc_var_init(&v, &g, 0, &fill, 1, 4, &ops, &st));
+    v.lru = 1;
+    v.pad_edges = 1;
+    v.keep_sparse = 4;
+    v.fetch_in_task = v.store_in_task = in_task;
+#define LRU_PUT(st0, n0, sd0)                                                                                \
+    do {                                                                                                     \
+        ptrdiff_t sd_[1] = {sd0};                                                                            \
+        MUST(ncc_sel_init(&s, &g, (size_t[]){st0}, (size_t[]){n0}, sd_, dims, NULL));                        \
+        OK(ncc_write(&v, &s, (unsigned char *)vals, 1));                                                     \
+        for (size_t i_ = 0; i_ < (n0); i_++)                                                                 \
+            model[(st0) + i_ * (sd0)] = vals[i_];                                                            \
+    } while (0)
+    for (size_t c = 0; c < 4; c++)
+        LRU_PUT(c * 4 + 1, 1, 1);
+    CHECK(st.log[0] == 0 && v.cache.n == 4, "four parts cached, nothing stored (%s)", st.log);
+    LRU_PUT(17, 2, 1);
+    CHECK(strcmp(st.log, "0 1 ") == 0 && v.cache.n == 3, "the two least recent evicted (%s)", st.log);
+    LRU_PUT(8, 4, 1);
+    CHECK(strcmp(st.log, "0 1 2 ") == 0 && v.cache.n == 2, "a whole chunk stored, its entry dropped (%s)",
+          st.log);
+    st.log[0] = 0;
+    LRU_PUT(2, 5, 4);
+    CHECK(strcmp(st.log, "4 3 0 1 2 3 4 ") == 0 && v.cache.n == 0,
+          "more parts than the cache: written back most recent first, then every chunk in order (%s)", st.log);
+    MUST(ncc_sel_init(&s, &g, NULL, NULL, NULL, dims, NULL));
+    OK(ncc_read(&v, &s, (unsigned char *)back));
+    CHECK(memcmp(back, model, sizeof(back)) == 0, "read back (in_task %d)", in_task);
+    /* A sparse read (1 in 4, keep_sparse 3) of one value in each of
+     * the five stored chunks keeps all five, over the bound. */
+    {
+        int five[5];
+        ptrdiff_t sd[1] = {4};
+        v.keep_sparse = 3;
+        MUST(ncc_sel_init(&s, &g, (size_t[]){1}, (size_t[]){5}, sd, dims, NULL));
+        OK(ncc_read(&v, &s, (unsigned char *)five));
+        CHECK(v.cache.n == 5 && five[4] == model[17], "a sparse read keeps every chunk it used (%zu)", v.cache.n);
+    }
+    /* Parts of chunks 6 to 9 push the clean ones out (nothing stored); then,
+     * with stores failing, chunk 5 evicts 6 and 7: dropped, lost set, and
+     * chunk 5, never loaded, leaves too (9 and 8 stay). */
+    st.log[0] = 0;
+    LRU_PUT(25, 1, 1);
+    LRU_PUT(29, 1, 1);
+    LRU_PUT(33, 1, 1);
+    LRU_PUT(37, 1, 1);
+    CHECK(st.log[0] == 0 && v.cache.n == 4 && !v.lost, "clean entries dropped, nothing stored (%s)", st.log);
+    st.fail_stores = 1;
+    MUST(ncc_sel_init(&s, &g, (size_t[]){21}, (size_t[]){1}, NULL, dims, NULL));
+    CHECK(ncc_write(&v, &s, (unsigned char *)vals, 1) == NC_EACCESS && v.lost && v.cache.n == 2 &&
+              ncc_cache_find(&v.cache, (uint64_t[]){6}) == NULL &&
+              ncc_cache_find(&v.cache, (uint64_t[]){9}) != NULL,
+          "a failed eviction drops its chunks and sets lost (lost %d, %zu cached)", v.lost, v.cache.n);
+    st.fail_stores = 0;
+#undef LRU_PUT
+    ncc_var_fini(&v);
+    store_clear(&st);
+    pthread_mutex_destroy(&st.lock);
+}
+
 int
 main(void)
 {
@@ -913,5 +1003,7 @@ main(void)
     test_runs(0, 0, 4, 5);
     test_runs_declined();
     test_hdf5_rules();
+    test_lru(0);
+    test_lru(1);
     return nct_summary("tst_chunk_engine");
 }
