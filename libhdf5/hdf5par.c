@@ -13,8 +13,9 @@
  * writes) is never used on such a file: HDF5 applies filters collectively.
  *
  * Upstream's rules kept:
- *   - a variable with filters is accessed collectively, and asking for
- *     independent access to it is NC_EINVAL;
+ *   - a variable with filters starts collective (HDF5 writes filtered data
+ *     only collectively; an independent write of it is HDF5's refusal,
+ *     NC_EHDFERR);
  *   - growing an unlimited dimension is collective: the ranks agree on the
  *     new extent (MPI_Allreduce, max) and all extend; in independent access
  *     it is NC_ECANTEXTEND;
@@ -41,43 +42,51 @@
 #include "ncchunk.h"
 
 /* What a parallel file keeps (NC4H5_file's par). */
+typedef struct nc4h5_par_mode {
+    const NC4_var *var;
+    int collective;
+} nc4h5_par_mode;
+
 typedef struct nc4h5_par {
     MPI_Comm comm;   /* a duplicate of the caller's */
     MPI_Info info;   /* a duplicate, or MPI_INFO_NULL */
-    const NC4_var **coll; /* the variables set to collective access */
-    size_t ncoll, capcoll;
+    nc4h5_par_mode *modes; /* the variables nc_var_par_access has set */
+    size_t nmodes, capmodes;
 } nc4h5_par;
 
+/* A variable's access mode: as nc_var_par_access set it; otherwise
+ * collective when it has filters (upstream switches a variable to
+ * collective when a filter is defined in a parallel file), independent
+ * when it has none. */
 static int
 is_collective(const nc4h5_par *p, const NC4_var *var)
 {
-    for (size_t i = 0; i < p->ncoll; i++)
-        if (p->coll[i] == var)
-            return 1;
-    return 0;
+    for (size_t i = 0; i < p->nmodes; i++)
+        if (p->modes[i].var == var)
+            return p->modes[i].collective;
+    return var->nfilters > 0;
 }
 
 static int
 set_collective(nc4h5_par *p, const NC4_var *var, int on)
 {
-    for (size_t i = 0; i < p->ncoll; i++) {
-        if (p->coll[i] == var) {
-            if (!on)
-                p->coll[i] = p->coll[--p->ncoll];
+    for (size_t i = 0; i < p->nmodes; i++) {
+        if (p->modes[i].var == var) {
+            p->modes[i].collective = on;
             return NC_NOERR;
         }
     }
-    if (!on)
-        return NC_NOERR;
-    if (p->ncoll == p->capcoll) {
-        size_t cap = p->capcoll ? 2 * p->capcoll : 16;
-        const NC4_var **c = realloc(p->coll, cap * sizeof *c);
-        if (c == NULL)
+    if (p->nmodes == p->capmodes) {
+        size_t cap = p->capmodes ? 2 * p->capmodes : 16;
+        nc4h5_par_mode *m = realloc(p->modes, cap * sizeof *m);
+        if (m == NULL)
             return NC_ENOMEM;
-        p->coll = c;
-        p->capcoll = cap;
+        p->modes = m;
+        p->capmodes = cap;
     }
-    p->coll[p->ncoll++] = var;
+    p->modes[p->nmodes].var = var;
+    p->modes[p->nmodes].collective = on;
+    p->nmodes++;
     return NC_NOERR;
 }
 
@@ -118,7 +127,7 @@ nc4h5_par_end(void **parp)
     if (p->info != MPI_INFO_NULL)
         MPI_Info_free(&p->info);
     MPI_Comm_free(&p->comm);
-    free(p->coll);
+    free(p->modes);
     free(p);
     *parp = NULL;
 }
@@ -156,9 +165,6 @@ NC4_HDF5_var_par_access(int ncid, int varid, int par_access)
         return NC_ENOPAR;
     if ((stat = nc4_find_var(ncid, varid, NULL, NULL, &var)))
         return stat;
-    /* Filters are applied collectively: such a variable stays collective. */
-    if (var->nfilters > 0 && par_access == NC_INDEPENDENT)
-        return NC_EINVAL;
     return set_collective(((NC4H5_file *)f->fmt)->par, var, par_access == NC_COLLECTIVE);
 }
 
@@ -207,7 +213,7 @@ par_prepare(int ncid, int varid, const size_t *startp, const size_t *countp,
         return NC_EHDFERR;
     if (a->var->ndims > H5S_MAX_RANK)
         return NC_EMAXDIMS;
-    a->collective = a->var->nfilters > 0 || is_collective(hf->par, a->var);
+    a->collective = is_collective(hf->par, a->var);
     a->nd = a->var->ndims;
     a->n = 1;
     for (int d = 0; d < a->nd; d++) {

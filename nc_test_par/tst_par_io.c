@@ -6,10 +6,9 @@
  * record at a time (the unlimited dimension grows collectively); a
  * deflate+shuffle float variable chunked one block per rank (collective,
  * as filters require); a fixed-size int variable written independently.
- * Upstream's rules are checked: independent access to a filtered variable
- * and an unknown mode are NC_EINVAL, growing the unlimited dimension in
+ * Upstream's rules are checked: an unknown mode is NC_EINVAL, growing the unlimited dimension in
  * independent access NC_ECANTEXTEND, nc_var_par_access on a file not
- * opened in parallel NC_ENOPAR.  The file is read back in parallel (each
+ * opened in parallel NC_ENOPAR, strings NC_EINVAL.  The file is read back in parallel (each
  * rank its neighbour's block, collective and independent), then rank 0
  * opens it serially and checks every value, and its dump by our ncdump
  * equals the reference ncdump's (REF_NCDUMP, /usr/bin/ncdump). */
@@ -71,7 +70,7 @@ fill_block(int k, int t, int x0, int n, void *buf)
 static void
 write_file(void)
 {
-    int ncid, dims[2], fixdim, varids[NTYPES], zvar, ivar;
+    int ncid, dims[2], fixdim, varids[NTYPES], zvar, ivar, svar;
     size_t gx = (size_t)NX * (size_t)nranks;
     char name[32];
 
@@ -90,12 +89,28 @@ write_file(void)
         CHECK(nc_def_var_deflate(ncid, zvar, 1, 1, 1));
     }
     CHECK(nc_def_var(ncid, "ind", NC_INT, 1, &fixdim, &ivar));
+    CHECK(nc_def_var(ncid, "str", NC_STRING, 1, &fixdim, &svar));
     CHECK(nc_put_att_text(ncid, NC_GLOBAL, "title", 8, "parallel"));
     CHECK(nc_enddef(ncid));
 
     /* Upstream's rules. */
-    EXPECT(nc_var_par_access(ncid, zvar, NC_INDEPENDENT), NC_EINVAL);
+    {
+        /* A filtered variable starts collective; independent access is
+         * accepted, and HDF5 refuses an independent filtered write. */
+        size_t start[2] = {0, (size_t)rank * NX}, count[2] = {1, NX};
+        float zb[NX] = {0};
+        CHECK(nc_var_par_access(ncid, zvar, NC_INDEPENDENT));
+        EXPECT(nc_put_vara_float(ncid, zvar, start, count, zb), NC_ECANTEXTEND);
+    }
     EXPECT(nc_var_par_access(ncid, ivar, 7), NC_EINVAL);
+    {
+        /* Variable-length data is not moved in parallel (docs/differences.md). */
+        size_t start = 0, count = 1;
+        const char *str[1] = {"a"};
+        char *got[1] = {NULL};
+        EXPECT(nc_put_vara_string(ncid, svar, &start, &count, str), NC_EINVAL);
+        EXPECT(nc_get_vara_string(ncid, svar, &start, &count, got), NC_EINVAL);
+    }
     EXPECT(nc_var_par_access(ncid, 999, NC_COLLECTIVE), NC_ENOTVAR);
     {
         /* Independent access cannot grow the unlimited dimension. */
@@ -127,6 +142,14 @@ write_file(void)
             ib[i] = -(rank * NX + i);
         CHECK(nc_put_vara_int(ncid, ivar, &start, &count, ib));
         CHECK(nc_put_vara_int(ncid, ivar, &start, &none, ib));
+    }
+    /* Filtered data in independent access: HDF5 refuses the write. */
+    {
+        size_t start[2] = {0, (size_t)rank * NX}, count[2] = {1, NX};
+        float zb[NX] = {0};
+        CHECK(nc_var_par_access(ncid, zvar, NC_INDEPENDENT));
+        EXPECT(nc_put_vara_float(ncid, zvar, start, count, zb), NC_EHDFERR);
+        CHECK(nc_var_par_access(ncid, zvar, NC_COLLECTIVE));
     }
     /* A rank with nothing to write still takes part in a collective call. */
     {
@@ -205,7 +228,7 @@ check_serial(void)
 
     CHECK(nc_open(FILE_NAME, NC_NOWRITE, &ncid));
     CHECK(nc_inq_nvars(ncid, &nvars));
-    if (nvars != NTYPES + 2)
+    if (nvars != NTYPES + 3)
         fails++;
     EXPECT(nc_var_par_access(ncid, 0, NC_COLLECTIVE), NC_ENOPAR);
     for (int k = 0; k < NTYPES; k++) {
