@@ -9,6 +9,7 @@
  * an 8-byte count then their bytes or records.
  */
 #include "config.h"
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "d4int.h"
@@ -75,8 +76,11 @@ d4_dechunk(unsigned char *buf, size_t len, char **dmr, size_t *dmrlen, unsigned 
     return NC_NOERR;
 }
 
-static uint32_t crc_table[256];
-static int crc_ready;
+/* CRC32 (IEEE, reflected 0xEDB88320) by slicing: tab[0] is the classic
+ * byte table, tab[t] advances a byte through t more zero bytes, so eight
+ * bytes are folded in per step. */
+static uint32_t crc_tab[8][256];
+static pthread_once_t crc_once = PTHREAD_ONCE_INIT;
 
 static void
 crc_init(void)
@@ -85,25 +89,60 @@ crc_init(void)
         uint32_t c = i;
         for (int k = 0; k < 8; k++)
             c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-        crc_table[i] = c;
+        crc_tab[0][i] = c;
     }
-    crc_ready = 1;
+    for (uint32_t i = 0; i < 256; i++)
+        for (int t = 1; t < 8; t++)
+            crc_tab[t][i] = (crc_tab[t - 1][i] >> 8) ^ crc_tab[0][crc_tab[t - 1][i] & 0xff];
+}
+
+static uint32_t
+le32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
 uint32_t
 d4_crc32(uint32_t crc, const unsigned char *p, size_t n)
 {
-    if (!crc_ready)
-        crc_init(); /* idempotent: racing threads write the same table */
+    pthread_once(&crc_once, crc_init);
     crc = ~crc;
-    for (size_t i = 0; i < n; i++)
-        crc = crc_table[(crc ^ p[i]) & 0xff] ^ (crc >> 8);
+    for (; n >= 8; n -= 8, p += 8) {
+        uint32_t lo = le32(p) ^ crc, hi = le32(p + 4);
+        crc = crc_tab[7][lo & 0xff] ^ crc_tab[6][(lo >> 8) & 0xff] ^ crc_tab[5][(lo >> 16) & 0xff]
+              ^ crc_tab[4][lo >> 24] ^ crc_tab[3][hi & 0xff] ^ crc_tab[2][(hi >> 8) & 0xff]
+              ^ crc_tab[1][(hi >> 16) & 0xff] ^ crc_tab[0][hi >> 24];
+    }
+    for (; n > 0; n--, p++)
+        crc = crc_tab[0][(crc ^ *p) & 0xff] ^ (crc >> 8);
     return ~crc;
 }
 
 static void
 swap_n(unsigned char *p, size_t size, size_t n)
 {
+    /* the common sizes a word at a time */
+    if (size == 2 || size == 4 || size == 8) {
+        for (size_t i = 0; i < n; i++, p += size) {
+            if (size == 2) {
+                uint16_t v;
+                memcpy(&v, p, 2);
+                v = __builtin_bswap16(v);
+                memcpy(p, &v, 2);
+            } else if (size == 4) {
+                uint32_t v;
+                memcpy(&v, p, 4);
+                v = __builtin_bswap32(v);
+                memcpy(p, &v, 4);
+            } else {
+                uint64_t v;
+                memcpy(&v, p, 8);
+                v = __builtin_bswap64(v);
+                memcpy(p, &v, 8);
+            }
+        }
+        return;
+    }
     for (size_t i = 0; i < n; i++, p += size)
         for (size_t a = 0, b = size - 1; a < b; a++, b--) {
             unsigned char t = p[a];

@@ -16,6 +16,13 @@ arrays packed and padded to 4 bytes, Int16 as 4-byte integers, floats and
 Int32 big-endian as in the classic file, which is mapped into memory so that
 a large response is streamed from it without a whole copy.
 
+The same files are DAP4 datasets too: NAME.dmr and NAME.dap, with
+dap4.ce=/a;/b[0:4:99][3][0:9] (the same projections, '/' before each name,
+';' between them) and dap4.checksum=true|false.  The data response is
+chunked (at most 8 MiB each), big-endian as the classic file holds it, each
+variable followed by its CRC32 when asked (the checksums of a selection are
+computed once and kept).
+
 Each request appends "PATH?QUERY STATUS BYTES" to --log (flushed before the
 answer is sent), so a caller counts the requests of a client run from the
 lines added.  It listens on 127.0.0.1 at an ephemeral port written to
@@ -176,11 +183,61 @@ def encode_pieces(ds, sel):
             yield memoryview(np.ascontiguousarray(part)).cast("B")
 
 
+D4TYPE = {dap2gen.NC_BYTE: "Int8", dap2gen.NC_SHORT: "Int16", dap2gen.NC_INT: "Int32",
+          dap2gen.NC_FLOAT: "Float32", dap2gen.NC_DOUBLE: "Float64"}
+
+
+def d4_query(query):
+    """(DAP2 projection text, checksum) of a DAP4 query."""
+    q = urllib.parse.parse_qs(query, keep_blank_values=True)
+    ce = (q.get("dap4.ce") or q.get("dap4.constraint") or [""])[0]
+    csum = (q.get("dap4.checksum") or ["false"])[0].lower() == "true"
+    parts = []
+    for clause in filter(None, (c.strip() for c in ce.split(";"))):
+        parts.append(clause[1:] if clause.startswith("/") else clause)
+    return ",".join(parts), csum
+
+
+def dmr_text(ds, sel, crcs):
+    out = ['<?xml version="1.0" encoding="ISO-8859-1"?>',
+           '<Dataset name="%s.nc" dapVersion="4.0" dmrVersion="1.0" '
+           'xmlns="http://xml.opendap.org/ns/DAP/4.0#">' % ds.name]
+    out += ['    <Dimension name="%s" size="%d"/>' % (d, n) for d, n in ds.dims]
+    for v, sl in sel:
+        out.append('    <%s name="%s">' % (D4TYPE[v.nctype], v.name))
+        for d, k in zip(v.dims, slab_shape(sl)):
+            full = dict(ds.dims).get(d)
+            out.append('        <Dim name="/%s"/>' % d if full == k else '        <Dim size="%d"/>' % k)
+        if v.name in crcs:
+            out.append('        <Attribute name="_DAP4_Checksum_CRC32" type="UInt32">'
+                       '<Value>%d</Value></Attribute>' % crcs[v.name])
+        out.append('    </%s>' % D4TYPE[v.nctype])
+    out.append("</Dataset>")
+    return ("\n".join(out) + "\n").encode()
+
+
+def d4_pieces(ds, sel, crcs):
+    """The DAP4 values of a selection (native sizes, big-endian), each
+    variable's CRC32 after it when crcs has it."""
+    for v, sl in sel:
+        sub = ds.array(v)[tuple(sl)]
+        if sub.ndim == 0:
+            yield np.asarray(sub).tobytes()
+        else:
+            n = int(sub.size)
+            rows = max(1, BLOCK // max(1, (n // max(1, sub.shape[0])) * sub.dtype.itemsize))
+            for i in range(0, sub.shape[0], rows):
+                yield memoryview(np.ascontiguousarray(sub[i:i + rows])).cast("B")
+        if v.name in crcs:
+            yield struct.pack(">I", crcs[v.name])
+
+
 class State:
     def __init__(self, args):
         self.args = args
         self.lock = threading.Lock()
         self.datasets = {}
+        self.crcs = {}         # (dataset, variable, selection) -> CRC32
         self.log = open(args.log, "a")
 
     def dataset(self, name):
@@ -191,6 +248,19 @@ class State:
                     return None
                 self.datasets[name] = Dataset(path, name)
             return self.datasets[name]
+
+    def crc(self, ds, v, sl):
+        import zlib
+        key = (ds.name, v.name, tuple((x.start, x.stop, x.step) for x in sl))
+        with self.lock:
+            if key in self.crcs:
+                return self.crcs[key]
+        c = 0
+        for piece in d4_pieces(ds, [(v, sl)], {}):
+            c = zlib.crc32(piece, c)
+        with self.lock:
+            self.crcs[key] = c & 0xffffffff
+        return c & 0xffffffff
 
     def record(self, line):
         with self.lock:
@@ -237,9 +307,13 @@ class Handler(BaseHTTPRequestHandler):
             threading.Thread(target=self.server.shutdown, daemon=True).start()
             return
         base, ext = os.path.splitext(url.path.lstrip("/"))
-        ds = self.state.dataset(base) if ext in (".dds", ".das", ".dods") else None
+        if ext in (".dmr", ".dap") and base.endswith(".nc"):
+            base = base[:-3]
+        ds = self.state.dataset(base) if ext in (".dds", ".das", ".dods", ".dmr", ".dap") else None
         if ds is None:
             return self.error(404, "no such dataset: " + url.path)
+        if ext in (".dmr", ".dap"):
+            return self.dap4(ds, ext, url.query)
         try:
             sel = parse_ce(ds, urllib.parse.unquote(url.query))
         except ValueError as e:
@@ -263,6 +337,33 @@ class Handler(BaseHTTPRequestHandler):
             return
         self.wfile.write(head)
         for piece in encode_pieces(ds, sel):
+            self.wfile.write(piece)
+
+
+    def dap4(self, ds, ext, query):
+        try:
+            proj, csum = d4_query(query)
+            sel = parse_ce(ds, proj)
+        except ValueError as e:
+            return self.error(400, str(e))
+        crcs = {v.name: self.state.crc(ds, v, sl) for v, sl in sel} if csum else {}
+        dmr = dmr_text(ds, sel, crcs)
+        if ext == ".dmr":
+            return self.answer(200, dmr, "application/vnd.opendap.dap4.dataset-metadata+xml")
+        # each piece (at most BLOCK bytes, no copy of the file's map) is one chunk
+        pieces = list(d4_pieces(ds, sel, crcs)) or [b""]
+        total = 4 + len(dmr) + sum(4 + len(p) for p in pieces)
+        self.state.record("%s 200 %d" % (self.path, total))
+        self.send_response(200)
+        self.send_header("Content-Type", "application/vnd.opendap.dap4.data")
+        self.send_header("Content-Length", str(total))
+        self.end_headers()
+        if self.command == "HEAD":
+            return
+        self.wfile.write(struct.pack(">I", len(dmr)) + dmr)
+        for i, piece in enumerate(pieces):
+            last = 1 if i == len(pieces) - 1 else 0
+            self.wfile.write(struct.pack(">I", (last << 24) | len(piece)))
             self.wfile.write(piece)
 
 
