@@ -6,6 +6,7 @@
  *   s3://, http://, https://         -> S3 (NC_ENOTBUILT without S3)
  *   "zip" in the mode list           -> zip archive
  *   "file" in the mode list          -> directory tree
+ *   "reference" in the mode list     -> kerchunk reference file (zmap_ref.c)
  *   neither: an existing regular file that is a zip -> zip; a directory or a
  *   path that does not exist         -> directory tree.
  * Storage words in the mode list other than file/zip/s3 are the metadata
@@ -411,6 +412,9 @@ ncz_map_open(const char *url, const char *modelist, int mode, NCZ_map **mapp)
         return NC_EINVAL;
     if (mode & NCZ_MAP_CREATE)
         mode |= NCZ_MAP_WRITE;
+    /* a reference file, local or remote (zmap_ref.c) */
+    if (mode_has(modelist, "reference"))
+        return ncz_map_ref_open(url, mode, mapp);
 
     for (size_t i = 0; i < NKINDS; i++) {
         if (!mode_has(modelist, store_kinds[i].word))

@@ -33,7 +33,8 @@
 typedef enum NCZ_map_impl {
     NCZ_MAP_FILE = 1, /* directory tree */
     NCZ_MAP_ZIP = 2,  /* zip archive */
-    NCZ_MAP_S3 = 3    /* S3 or S3-compatible server */
+    NCZ_MAP_S3 = 3,   /* S3 or S3-compatible server */
+    NCZ_MAP_REF = 4   /* reference file (kerchunk JSON), read-only: zmap_ref.c */
 } NCZ_map_impl;
 
 /* Open modes (bits). */

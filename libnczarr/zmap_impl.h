@@ -62,5 +62,8 @@ int ncz_map_file_open(const char *path, const char *url, int mode, NCZ_map **map
 int ncz_map_zip_open(const char *path, const char *url, int mode, int rootlayout,
                      NCZ_map **mapp);
 int ncz_map_s3_open(const char *url, int mode, NCZ_map **mapp);
+/* A kerchunk reference file (local path, file:// or http(s)/s3 URL) as a
+ * read-only store ("reference" in the mode list). */
+int ncz_map_ref_open(const char *url, int mode, NCZ_map **mapp);
 
 #endif
