@@ -51,7 +51,8 @@ chunk_release(const ncc_var *v, unsigned char *data)
         ncc_strings_free((char **)(void *)data, v->g.chunkelems);
 }
 
-/* Drop entry e (unwritten if dirty); its buffer is kept for reuse. */
+/* Drop entry e (unwritten if dirty); its buffer is kept for reuse (lru:
+ * freed, as its writes allocate their own). */
 static void
 entry_drop(ncc_var *v, ncc_entry *e)
 {
@@ -60,7 +61,7 @@ entry_drop(ncc_var *v, ncc_entry *e)
     if (v->ops->entry_free)
         v->ops->entry_free(v->fmt, e);
     data = ncc_cache_unlink(&v->cache, e);
-    if (v->cache.nspare < NCC_SPARE_MAX)
+    if (!v->lru && v->cache.nspare < NCC_SPARE_MAX)
         v->cache.spare[v->cache.nspare++] = data;
     else
         free(data);
