@@ -50,8 +50,11 @@
 #else
 #define HDF4_IMPL NULL
 #endif
-/* PnetCDF has a row but no layer (CMake refuses its option): its files are
- * recognised and NC_ENOTBUILT, as HDF4 files are in builds without HDF4. */
+#if NC_ENABLE_PNETCDF
+#define PNETCDF_IMPL (&NCP_format_impl)
+#else
+#define PNETCDF_IMPL NULL
+#endif
 #define CDF5_OFF (!NC_ENABLE_CDF5)
 
 /* ---- magic numbers ------------------------------------------------------------ */
@@ -141,6 +144,7 @@ const NC_Format NC_formats[] = {
         .model = NC_FORMATX_PNETCDF,
         .name = "PnetCDF",
         .variants = {{NC_FORMAT_CLASSIC, 0, NULL, 0, 0}},
+        .impl = PNETCDF_IMPL,
     },
 };
 

@@ -47,6 +47,7 @@ extern const NC_FormatImpl NCZ_format_impl;       /* libnczarr/: Zarr and NCZarr
 extern const NC_FormatImpl NCD2_format_impl;      /* libdap2/: DAP2 client */
 extern const NC_FormatImpl NCD4_format_impl;      /* libdap4/: DAP4 client */
 extern const NC_FormatImpl NCH4_format_impl;      /* libhdf4/: HDF4 SD files */
+extern const NC_FormatImpl NCP_format_impl;       /* libpnetcdf/: classic files through PnetCDF */
 extern const NC_FormatImpl NCF_layer_impl;        /* libfilter/: codecs, plugins, pool */
 
 #endif /* NCFORMAT_H */
