@@ -52,9 +52,9 @@ register_and_call(NC *nc, int iscreate, const char *path, int mode, size_t initi
                                   nc->dispatch, nc->ext_ncid);
     if (stat != NC_NOERR) {
         NC_registry_remove(nc);
-        NC_free(nc);
         return stat;
     }
+    NC_registry_publish(nc);
     if (ncidp != NULL)
         *ncidp = nc->ext_ncid;
     return NC_NOERR;
@@ -280,12 +280,17 @@ NC_close(int ncid, NC_memio *memio)
 {
     NC *nc;
     int stat;
-    if ((stat = NC_check_id(ncid, &nc)))
-        return stat;
     /* Closing goes through the root group's id; a subgroup's id is refused
      * and the file stays open, as upstream (nc_abort takes any group). */
-    if ((ncid & NC_GRP_MASK) != 0)
+    if ((ncid & NC_GRP_MASK) != 0) {
+        if ((stat = NC_check_id(ncid, NULL)))
+            return stat;
         return NC_EBADGRPID;
+    }
+    /* From here calls from other threads are NC_EBADID; those running
+     * have ended. */
+    if ((stat = NC_close_begin(ncid, &nc)))
+        return stat;
     /* A format releases its state even when closing fails (the file may be
      * half-written, but it is closed), so the record goes too: keeping it
      * would leave an ncid pointing at freed state.  A format that refuses
@@ -293,10 +298,7 @@ NC_close(int ncid, NC_memio *memio)
      * netCDF-4 with an enum type that has no members, as upstream) keeps
      * the record, so that the program can mend the file and close again. */
     stat = nc->dispatch->close(ncid, memio);
-    if (stat != NC_NOERR && nc->dispatchdata != NULL)
-        return stat;
-    NC_registry_remove(nc);
-    NC_free(nc);
+    NC_close_end(nc, !(stat != NC_NOERR && nc->dispatchdata != NULL));
     return stat;
 }
 
@@ -317,11 +319,10 @@ nc_abort(int ncid)
 {
     NC *nc;
     int stat;
-    if ((stat = NC_check_id(ncid, &nc)))
+    if ((stat = NC_close_begin(ncid, &nc)))
         return stat;
     stat = nc->dispatch->abort(ncid);
-    NC_registry_remove(nc);
-    NC_free(nc);
+    NC_close_end(nc, 1);
     return stat;
 }
 
@@ -350,16 +351,16 @@ nc_delete(const char *path)
 int
 nc_redef(int ncid)
 {
-    NC *nc;
-    int stat = NC_check_id(ncid, &nc);
+    NC_HELD nc = NULL;
+    int stat = NC_hold(ncid, &nc);
     return stat ? stat : nc->dispatch->redef(ncid);
 }
 
 int
 nc__enddef(int ncid, size_t h_minfree, size_t v_align, size_t v_minfree, size_t r_align)
 {
-    NC *nc;
-    int stat = NC_check_id(ncid, &nc);
+    NC_HELD nc = NULL;
+    int stat = NC_hold(ncid, &nc);
     return stat ? stat : nc->dispatch->_enddef(ncid, h_minfree, v_align, v_minfree, r_align);
 }
 
@@ -373,16 +374,16 @@ nc_enddef(int ncid)
 int
 nc_sync(int ncid)
 {
-    NC *nc;
-    int stat = NC_check_id(ncid, &nc);
+    NC_HELD nc = NULL;
+    int stat = NC_hold(ncid, &nc);
     return stat ? stat : nc->dispatch->sync(ncid);
 }
 
 int
 nc_set_fill(int ncid, int fillmode, int *old_modep)
 {
-    NC *nc;
-    int stat = NC_check_id(ncid, &nc);
+    NC_HELD nc = NULL;
+    int stat = NC_hold(ncid, &nc);
     if (stat)
         return stat;
     /* The format checks fillmode (NC_EINVAL), after read-only (NC_EPERM),
@@ -395,8 +396,8 @@ nc_set_fill(int ncid, int fillmode, int *old_modep)
 int
 nc_inq_path(int ncid, size_t *pathlen, char *path)
 {
-    NC *nc;
-    int stat = NC_check_id(ncid, &nc);
+    NC_HELD nc = NULL;
+    int stat = NC_hold(ncid, &nc);
     if (stat)
         return stat;
     if (pathlen != NULL)
@@ -409,8 +410,8 @@ nc_inq_path(int ncid, size_t *pathlen, char *path)
 int
 nc_inq(int ncid, int *ndimsp, int *nvarsp, int *nattsp, int *unlimdimidp)
 {
-    NC *nc;
-    int stat = NC_check_id(ncid, &nc);
+    NC_HELD nc = NULL;
+    int stat = NC_hold(ncid, &nc);
     return stat ? stat : nc->dispatch->inq(ncid, ndimsp, nvarsp, nattsp, unlimdimidp);
 }
 
@@ -422,32 +423,32 @@ int nc_inq_unlimdim(int ncid, int *unlimdimidp) { return nc_inq(ncid, NULL, NULL
 int
 nc_inq_unlimdims(int ncid, int *nunlimdimsp, int *unlimdimidsp)
 {
-    NC *nc;
-    int stat = NC_check_id(ncid, &nc);
+    NC_HELD nc = NULL;
+    int stat = NC_hold(ncid, &nc);
     return stat ? stat : nc->dispatch->inq_unlimdims(ncid, nunlimdimsp, unlimdimidsp);
 }
 
 int
 nc_inq_format(int ncid, int *formatp)
 {
-    NC *nc;
-    int stat = NC_check_id(ncid, &nc);
+    NC_HELD nc = NULL;
+    int stat = NC_hold(ncid, &nc);
     return stat ? stat : nc->dispatch->inq_format(ncid, formatp);
 }
 
 int
 nc_inq_format_extended(int ncid, int *formatp, int *modep)
 {
-    NC *nc;
-    int stat = NC_check_id(ncid, &nc);
+    NC_HELD nc = NULL;
+    int stat = NC_hold(ncid, &nc);
     return stat ? stat : nc->dispatch->inq_format_extended(ncid, formatp, modep);
 }
 
 int
 nc_show_metadata(int ncid)
 {
-    NC *nc;
-    int stat = NC_check_id(ncid, &nc);
+    NC_HELD nc = NULL;
+    int stat = NC_hold(ncid, &nc);
     return stat ? stat : nc->dispatch->show_metadata(ncid);
 }
 
@@ -455,14 +456,16 @@ nc_show_metadata(int ncid)
 int
 nc_set_base_pe(int ncid, int pe)
 {
+    NC_HELD nc = NULL;
     (void)pe;
-    return NC_check_id(ncid, NULL);
+    return NC_hold(ncid, &nc);
 }
 
 int
 nc_inq_base_pe(int ncid, int *pe)
 {
-    int stat = NC_check_id(ncid, NULL);
+    NC_HELD nc = NULL;
+    int stat = NC_hold(ncid, &nc);
     if (stat == NC_NOERR && pe != NULL)
         *pe = 0;
     return stat;

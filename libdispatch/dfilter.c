@@ -53,9 +53,9 @@ filter_params(int ncid, int varid, unsigned int id, size_t *nparamsp, unsigned i
 int
 nc_inq_var_filter_ids(int ncid, int varid, size_t *nfiltersp, unsigned int *ids)
 {
-    NC *nc;
+    NC_HELD nc = NULL;
     int stat;
-    if ((stat = NC_check_id(ncid, &nc)))
+    if ((stat = NC_hold(ncid, &nc)))
         return stat;
     return nc->dispatch->inq_var_filter_ids(ncid, varid, nfiltersp, ids);
 }
@@ -63,9 +63,9 @@ nc_inq_var_filter_ids(int ncid, int varid, size_t *nfiltersp, unsigned int *ids)
 int
 nc_inq_var_filter_info(int ncid, int varid, unsigned int id, size_t *nparamsp, unsigned int *params)
 {
-    NC *nc;
+    NC_HELD nc = NULL;
     int stat;
-    if ((stat = NC_check_id(ncid, &nc)))
+    if ((stat = NC_hold(ncid, &nc)))
         return stat;
     return nc->dispatch->inq_var_filter_info(ncid, varid, id, nparamsp, params);
 }
@@ -73,12 +73,12 @@ nc_inq_var_filter_info(int ncid, int varid, unsigned int id, size_t *nparamsp, u
 int
 nc_def_var_filter(int ncid, int varid, unsigned int id, size_t nparams, const unsigned int *params)
 {
-    NC *nc;
+    NC_HELD nc = NULL;
     int stat;
     nc_type xtype;
     int fixed = 0;
 
-    if ((stat = NC_check_id(ncid, &nc)))
+    if ((stat = NC_hold(ncid, &nc)))
         return stat;
     if (nparams > 0 && params == NULL)
         return NC_EINVAL;
@@ -95,13 +95,13 @@ nc_def_var_filter(int ncid, int varid, unsigned int id, size_t nparams, const un
 int
 nc_inq_var_filter(int ncid, int varid, unsigned int *idp, size_t *nparamsp, unsigned int *params)
 {
-    NC *nc;
+    NC_HELD nc = NULL;
     int stat;
     size_t nfilters = 0;
     unsigned int *ids = NULL;
     unsigned int first;
 
-    if ((stat = NC_check_id(ncid, &nc)))
+    if ((stat = NC_hold(ncid, &nc)))
         return stat;
     if ((stat = nc_inq_var_filter_ids(ncid, varid, &nfilters, NULL)))
         return stat;
@@ -129,9 +129,9 @@ done:
 int
 nc_inq_filter_avail(int ncid, unsigned int id)
 {
-    NC *nc;
+    NC_HELD nc = NULL;
     int stat;
-    if ((stat = NC_check_id(ncid, &nc)))
+    if ((stat = NC_hold(ncid, &nc)))
         return stat;
     return nc->dispatch->inq_filter_avail(ncid, id);
 }
@@ -285,11 +285,11 @@ nc_inq_var_blosc(int ncid, int varid, int *hasfilterp, unsigned *subcompressorp,
 int
 nc_def_var_szip(int ncid, int varid, int options_mask, int pixels_per_block)
 {
-    NC *nc;
+    NC_HELD nc = NULL;
     int stat;
     unsigned int params[2];
 
-    if ((stat = NC_check_id(ncid, &nc)))
+    if ((stat = NC_hold(ncid, &nc)))
         return stat;
     if (!(options_mask & (NC_SZIP_EC | NC_SZIP_NN))
         || (options_mask & NC_SZIP_EC && options_mask & NC_SZIP_NN))
@@ -305,13 +305,13 @@ nc_def_var_szip(int ncid, int varid, int options_mask, int pixels_per_block)
 int
 nc_inq_var_szip(int ncid, int varid, int *options_maskp, int *pixels_per_blockp)
 {
-    NC *nc;
+    NC_HELD nc = NULL;
     int stat;
     size_t n = 0;
     unsigned int *params = NULL;
     int mask = 0, ppb = 0;
 
-    if ((stat = NC_check_id(ncid, &nc)))
+    if ((stat = NC_hold(ncid, &nc)))
         return stat;
     stat = filter_params(ncid, varid, H5Z_FILTER_SZIP, &n, &params);
     switch (stat) {

@@ -6,9 +6,11 @@
  */
 #include "config.h"
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "ncinfer.h"
 #include "ncplugins.h"
 #include "ncrc.h"
@@ -22,6 +24,15 @@ static pthread_mutex_t nc_global_lock = PTHREAD_MUTEX_INITIALIZER;
  * of every call, reads a slot without it: the pointer is atomic and a record
  * is published (release) only once it is complete. */
 static NC *_Atomic open_files[NC_MAX_OPEN_FILES + 1];
+/* Per slot: the number of calls in flight on its file (low bits) and
+ * SLOT_CLOSING while nc_close/nc_abort runs.  Static like the slots, so a
+ * call may count itself in before it knows whether the file is still open;
+ * lock-free, so calls on one handle do not wait for each other here. */
+#define SLOT_CLOSING 0x80000000u
+static _Atomic unsigned slot_calls[NC_MAX_OPEN_FILES + 1];
+/* The slot this thread is closing (0: none): the format's close may call
+ * the API on its own file, and those calls must not be refused. */
+static _Thread_local int closing_slot;
 static int n_open_files;
 static int default_format = NC_FORMAT_CLASSIC;
 static NC_UDF udf_slots[NC_MAX_UDF_FORMATS];
@@ -121,8 +132,21 @@ NC_registry_add(NC *nc)
     int stat = NC_ENFILE;
     NC_lock();
     for (int slot = 1; slot <= NC_MAX_OPEN_FILES; slot++) {
-        if (atomic_load_explicit(&open_files[slot], memory_order_relaxed) == NULL) {
+        unsigned calls;
+        if (atomic_load_explicit(&open_files[slot], memory_order_relaxed) != NULL)
+            continue;
+        /* Until NC_registry_publish, the file is being opened: calls from
+         * other threads (a stale ncid) are refused, as while closing; the
+         * opening thread's own calls (the format's) go through.  A slot a
+         * stale nc_close is marking is skipped. */
+        calls = atomic_load_explicit(&slot_calls[slot], memory_order_acquire);
+        if ((calls & SLOT_CLOSING) == 0
+            && atomic_compare_exchange_strong_explicit(&slot_calls[slot], &calls,
+                                                       calls | SLOT_CLOSING,
+                                                       memory_order_acq_rel,
+                                                       memory_order_acquire)) {
             nc->ext_ncid = slot << NC_ID_SHIFT;
+            closing_slot = slot;
             atomic_store_explicit(&open_files[slot], nc, memory_order_release);
             n_open_files++;
             stat = NC_NOERR;
@@ -134,16 +158,15 @@ NC_registry_add(NC *nc)
 }
 
 void
+NC_registry_publish(NC *nc)
+{
+    NC_close_end(nc, 0);
+}
+
+void
 NC_registry_remove(NC *nc)
 {
-    int slot = nc->ext_ncid >> NC_ID_SHIFT;
-    NC_lock();
-    if (slot > 0 && slot <= NC_MAX_OPEN_FILES
-        && atomic_load_explicit(&open_files[slot], memory_order_relaxed) == nc) {
-        atomic_store_explicit(&open_files[slot], NULL, memory_order_release);
-        n_open_files--;
-    }
-    NC_unlock();
+    NC_close_end(nc, 1);
 }
 
 int
@@ -172,6 +195,105 @@ NC_check_id(int ncid, NC **ncpp)
     if (ncpp != NULL)
         *ncpp = nc;
     return NC_NOERR;
+}
+
+/* ---- calls in flight and closing ------------------------------------------ */
+
+int
+NC_hold(int ncid, NC **ncpp)
+{
+    int slot = (int)((unsigned)ncid >> NC_ID_SHIFT);
+    unsigned before;
+    NC *nc;
+    *ncpp = NULL;
+    if (ncid < 0 || slot == 0 || slot > NC_MAX_OPEN_FILES)
+        return NC_EBADID;
+    /* Count in first, then look: a closer that sets SLOT_CLOSING after this
+     * increment waits for the call; one that set it before is seen here. */
+    before = atomic_fetch_add_explicit(&slot_calls[slot], 1, memory_order_acq_rel);
+    if ((before & SLOT_CLOSING) && closing_slot != slot) {
+        atomic_fetch_sub_explicit(&slot_calls[slot], 1, memory_order_release);
+        return NC_EBADID;
+    }
+    nc = atomic_load_explicit(&open_files[slot], memory_order_acquire);
+    if (nc == NULL || (nc->model == NC_FORMATX_NC3 && (ncid & NC_GRP_MASK) != 0)) {
+        atomic_fetch_sub_explicit(&slot_calls[slot], 1, memory_order_release);
+        return NC_EBADID;
+    }
+    *ncpp = nc;
+    return NC_NOERR;
+}
+
+void
+NC_release(NC *nc)
+{
+    if (nc != NULL)
+        atomic_fetch_sub_explicit(&slot_calls[nc->ext_ncid >> NC_ID_SHIFT], 1,
+                                  memory_order_release);
+}
+
+void
+NC_release_cleanup(NC **ncp)
+{
+    NC_release(*ncp);
+}
+
+int
+NC_close_begin(int ncid, NC **ncpp)
+{
+    int slot = (int)((unsigned)ncid >> NC_ID_SHIFT);
+    unsigned before;
+    NC *nc;
+    *ncpp = NULL;
+    if (ncid < 0 || slot == 0 || slot > NC_MAX_OPEN_FILES)
+        return NC_EBADID;
+    /* Only one closer: a second one, or any later call, is NC_EBADID. */
+    before = atomic_fetch_or_explicit(&slot_calls[slot], SLOT_CLOSING, memory_order_acq_rel);
+    if (before & SLOT_CLOSING)
+        return NC_EBADID;
+    nc = atomic_load_explicit(&open_files[slot], memory_order_acquire);
+    if (nc == NULL || (nc->model == NC_FORMATX_NC3 && (ncid & NC_GRP_MASK) != 0)) {
+        atomic_fetch_and_explicit(&slot_calls[slot], ~SLOT_CLOSING, memory_order_release);
+        return NC_EBADID;
+    }
+    /* Wait for the calls already running on the file; new ones are refused.
+     * A call that is running cannot be stopped, and it ends in bounded time
+     * (its nested calls on this file are refused too). */
+    for (unsigned spins = 0;
+         (atomic_load_explicit(&slot_calls[slot], memory_order_acquire) & ~SLOT_CLOSING) != 0;
+         spins++) {
+        if (spins < 64)
+            sched_yield();
+        else
+            nanosleep(&(struct timespec){0, 100000}, NULL);
+    }
+    closing_slot = slot;
+    *ncpp = nc;
+    return NC_NOERR;
+}
+
+void
+NC_close_end(NC *nc, int remove)
+{
+    int slot = nc->ext_ncid >> NC_ID_SHIFT;
+    closing_slot = 0;
+    if (slot <= 0 || slot > NC_MAX_OPEN_FILES)
+        return;
+    /* Calls of this thread into the file (the format's own) are over; wait
+     * for any other that slipped in through the opening window. */
+    while ((atomic_load_explicit(&slot_calls[slot], memory_order_acquire) & ~SLOT_CLOSING) != 0)
+        sched_yield();
+    /* Emptied and reopened under the registry lock, so that no file is
+     * registered in the slot before its closing mark is gone. */
+    NC_lock();
+    if (remove && atomic_load_explicit(&open_files[slot], memory_order_relaxed) == nc) {
+        atomic_store_explicit(&open_files[slot], NULL, memory_order_release);
+        n_open_files--;
+    }
+    atomic_fetch_and_explicit(&slot_calls[slot], ~SLOT_CLOSING, memory_order_release);
+    NC_unlock();
+    if (remove)
+        NC_free(nc);
 }
 
 /* ---- default format ---------------------------------------------------------- */

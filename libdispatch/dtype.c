@@ -28,7 +28,7 @@ NC_atomictypelen(nc_type xtype)
 int
 nc_inq_type(int ncid, nc_type xtype, char *name, size_t *size)
 {
-    NC *nc;
+    NC_HELD nc = NULL;
     if (xtype <= NC_NAT)
         return NC_EBADTYPE;
     if (xtype <= NC_MAX_ATOMIC_TYPE) {
@@ -37,7 +37,7 @@ nc_inq_type(int ncid, nc_type xtype, char *name, size_t *size)
         if (size) *size = atomic_sizes[xtype];
         return NC_NOERR;
     }
-    if (NC_check_id(ncid, &nc))
+    if (NC_hold(ncid, &nc))
         return NC_EBADTYPE;
     return nc->dispatch->inq_type(ncid, xtype, name, size);
 }
@@ -66,9 +66,9 @@ nc_inq_typeids(int ncid, int *ntypes, int *typeids)
 int
 nc_inq_type_equal(int ncid1, nc_type typeid1, int ncid2, nc_type typeid2, int *equal)
 {
-    NC *nc1;
+    NC_HELD nc1 = NULL;
     int stat;
-    if ((stat = NC_check_id(ncid1, &nc1)))
+    if ((stat = NC_hold(ncid1, &nc1)))
         return stat;
     if (typeid1 <= NC_NAT || typeid2 <= NC_NAT)
         return NC_EINVAL;

@@ -6,9 +6,10 @@
 #include <stdlib.h>
 #include "ncdispatch.h"
 
-/* Bind `nc` to ncid's record or return its error. */
+/* Bind `nc` to ncid's record, held until the function returns (NC_hold),
+ * or return its error. */
 #define WITH_NC(ncid) \
-    NC *nc; do { int st_ = NC_check_id((ncid), &nc); if (st_) return st_; } while (0)
+    NC_HELD nc = NULL; do { int st_ = NC_hold((ncid), &nc); if (st_) return st_; } while (0)
 
 /* Return the value of expr evaluated with `nm` bound to the NFC form of name.
  * A name that is not valid UTF-8 is looked up as given: legacy files hold

@@ -59,6 +59,18 @@ typedef struct NC {
  * NC_EBADID if no such file is open. */
 int NC_check_id(int ncid, NC **ncpp);
 
+/* As NC_check_id, and counts the call in flight on the file until
+ * NC_release(*ncpp): nc_close waits for it and a call starting while the
+ * file closes is NC_EBADID, so the record and the format's state stay valid
+ * for the whole call.  API entry points hold; format layers, called inside
+ * a held call, use NC_check_id.  NC_release(NULL) does nothing. */
+int NC_hold(int ncid, NC **ncpp);
+void NC_release(NC *nc);
+/* For __attribute__((cleanup)): NC_release(*ncp). */
+void NC_release_cleanup(NC **ncp);
+/* A record held until the end of the enclosing block. */
+#define NC_HELD NC *__attribute__((cleanup(NC_release_cleanup)))
+
 /* Name rules shared by all formats: NC_EBADNAME for a name that is not
  * valid UTF-8, is empty, starts with a character other than a letter,
  * digit >= 0x80 byte or '_' , contains '/' or control characters, or ends

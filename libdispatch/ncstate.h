@@ -19,7 +19,20 @@ void NC_unlock(void);
 /* Registry.  NC_registry_add assigns ext_ncid (lowest free slot, from 1) and
  * takes ownership of nc; NC_EMFILE-like exhaustion is NC_ENFILE. */
 int NC_registry_add(NC *nc);
+/* After the format opened or created the file: other threads may use it. */
+void NC_registry_publish(NC *nc);
+/* Takes the record out of the registry and frees it (waiting for calls
+ * that slipped in, which are refused). */
 void NC_registry_remove(NC *nc);
+
+/* Closing (nc_close, nc_abort): marks ncid's slot closing, so that every
+ * call that starts on it from now on is NC_EBADID (a second closer too),
+ * and waits for the calls in flight (NC_hold) to end.  The calling thread
+ * may still call the API on the file (the format's close does).
+ * NC_close_end(nc, 1) removes and frees the record; NC_close_end(nc, 0)
+ * keeps the file open (a format that refused to close). */
+int NC_close_begin(int ncid, NC **ncpp);
+void NC_close_end(NC *nc, int remove);
 /* Number of files open (for nc_finalize and tests). */
 int NC_registry_count(void);
 
