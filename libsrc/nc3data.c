@@ -303,6 +303,7 @@ typedef struct req {
     nc_type xtype;              /* external type used for conversion */
     size_t memlen, xlen;
     int stage;                  /* never convert in the caller's buffer */
+    int shared;                 /* other readers may run at once (nc3_reads_shared) */
     int nd;                     /* dims after merging */
     unsigned long long start[NC_MAX_VAR_DIMS + 1];
     unsigned long long count[NC_MAX_VAR_DIMS + 1];
@@ -567,6 +568,51 @@ plan(req *rq, const size_t *start, const size_t *count, const ptrdiff_t *stride)
 
 /* ---- read engine ---------------------------------------------------------- */
 
+/* Several threads may read a handle at once (nc3file.c takes its lock
+ * shared) when nothing can change it: opened read-only, without NC_SHARE
+ * (whose reads refresh the record count), on a backend whose reads are
+ * thread-safe; the backend says so by having peek_shared, which it sets at
+ * open (the test reads nothing a locked call may be changing).  Such reads
+ * use only per-thread buffers: the backend's peek_shared and the window
+ * below. */
+int
+nc3_reads_shared(const NC3_info *info)
+{
+    return info->io->peek_shared != NULL;
+}
+
+static pthread_key_t win_key;
+static pthread_once_t win_once = PTHREAD_ONCE_INIT;
+static _Thread_local unsigned char *win_buf;   /* NC3_IOBUF bytes, freed at thread exit */
+
+static void
+win_init(void)
+{
+    (void)pthread_key_create(&win_key, free);
+}
+
+/* The window buffer of a read: the handle's own, or this thread's when
+ * other readers share the handle. */
+static int
+window_buffer(const req *rq, unsigned char **bufp)
+{
+    if (!rq->shared)
+        return nc3_iobuf(rq->info, bufp);
+    if (win_buf == NULL) {
+        unsigned char *b = malloc(NC3_IOBUF);
+        pthread_once(&win_once, win_init);
+        if (b == NULL)
+            return NC_ENOMEM;
+        if (pthread_setspecific(win_key, b) != 0) {
+            free(b);
+            return NC_ENOMEM;
+        }
+        win_buf = b;
+    }
+    *bufp = win_buf;
+    return NC_NOERR;
+}
+
 typedef struct window {
     unsigned char *buf;         /* NC3_IOBUF bytes */
     long long off;              /* file offset of buf[0] */
@@ -687,7 +733,8 @@ read_peek(req *rq, unsigned long long off, unsigned long long n, unsigned char *
             m = max / xs;
         if (m > n - done)
             m = n - done;
-        if ((stat = io->peek(io, (long long)at, (size_t)(m * xs), &src)))
+        if ((stat = (rq->shared ? io->peek_shared : io->peek)(io, (long long)at,
+                                                               (size_t)(m * xs), &src)))
             return stat;
         stat = ncx_getn(rq->xtype, src, rq->memtype, out + done * ml, (size_t)m);
         if (stat != NC_NOERR && stat != NC_ERANGE)
@@ -748,7 +795,7 @@ read_rows(req *rq, unsigned char *out)
         } else {
             /* Gather from the window, in pieces whose span fits it. */
             unsigned long long done = 0;
-            if (w.buf == NULL && (stat = nc3_iobuf(info, &w.buf)))
+            if (w.buf == NULL && (stat = window_buffer(rq, &w.buf)))
                 goto done;
             stat = NC_NOERR;
             while (done < n) {
@@ -955,6 +1002,7 @@ do_get(int ncid, int varid, const size_t *start, const size_t *count, const ptrd
     if (var->fillpending && (stat = nc3_flush_fill(info, var)))
         return stat;
     plan(&rq, start, count, stride);
+    rq.shared = nc3_reads_shared(info);
     return read_rows(&rq, value);
 }
 

@@ -761,63 +761,71 @@ NC3_show_metadata(int ncid)
 /* ---- one handle, several threads -------------------------------------------- */
 
 /* Every slot that reads or changes a handle's state runs under the handle's
- * mutex (NC3_info.lock), so calls on one handle from several threads are
- * serialised.  The slots below call each other only directly (never through
- * the table or the public API), so the lock is never taken twice; varm is
- * libdispatch's generic code, which calls the locked vars slot per piece. */
-#define LOCKED(name, params, args)                                              \
+ * lock (NC3_info.lock): calls that change it hold the lock alone, so calls
+ * on one handle from several threads are serialised; reads and inquiries
+ * (READ_LOCKED) share it when the handle cannot change (nc3_reads_shared:
+ * read-only, no NC_SHARE), and then run in parallel.  The slots below call
+ * each other only directly (never through the table or the public API), so
+ * the lock is never taken twice; varm is libdispatch's generic code, which
+ * calls the locked vars slot per piece. */
+#define LOCK_SLOT(name, params, args, shared)                                   \
     static int L_##name params                                                  \
     {                                                                           \
         NC3_info *li_;                                                          \
         int st_ = nc3_get(ncid, NULL, &li_);                                    \
         if (st_)                                                                \
             return st_;                                                         \
-        pthread_mutex_lock(&li_->lock);                                         \
+        if ((shared) && nc3_reads_shared(li_))                                  \
+            pthread_rwlock_rdlock(&li_->lock);                                  \
+        else                                                                    \
+            pthread_rwlock_wrlock(&li_->lock);                                  \
         st_ = name args;                                                        \
-        pthread_mutex_unlock(&li_->lock);                                       \
+        pthread_rwlock_unlock(&li_->lock);                                      \
         return st_;                                                             \
     }
+#define LOCKED(name, params, args) LOCK_SLOT(name, params, args, 0)
+#define READ_LOCKED(name, params, args) LOCK_SLOT(name, params, args, 1)
 
 LOCKED(NC3_redef, (int ncid), (ncid))
 LOCKED(NC3__enddef, (int ncid, size_t a, size_t b, size_t c, size_t d), (ncid, a, b, c, d))
 LOCKED(NC3_sync, (int ncid), (ncid))
 LOCKED(NC3_set_fill, (int ncid, int m, int *o), (ncid, m, o))
-LOCKED(NC3_inq, (int ncid, int *a, int *b, int *c, int *d), (ncid, a, b, c, d))
+READ_LOCKED(NC3_inq, (int ncid, int *a, int *b, int *c, int *d), (ncid, a, b, c, d))
 LOCKED(NC3_def_dim, (int ncid, const char *n, size_t l, int *id), (ncid, n, l, id))
-LOCKED(NC3_inq_dimid, (int ncid, const char *n, int *id), (ncid, n, id))
-LOCKED(NC3_inq_dim, (int ncid, int id, char *n, size_t *l), (ncid, id, n, l))
-LOCKED(NC3_inq_unlimdim, (int ncid, int *id), (ncid, id))
+READ_LOCKED(NC3_inq_dimid, (int ncid, const char *n, int *id), (ncid, n, id))
+READ_LOCKED(NC3_inq_dim, (int ncid, int id, char *n, size_t *l), (ncid, id, n, l))
+READ_LOCKED(NC3_inq_unlimdim, (int ncid, int *id), (ncid, id))
 LOCKED(NC3_rename_dim, (int ncid, int id, const char *n), (ncid, id, n))
-LOCKED(NC3_inq_att, (int ncid, int v, const char *n, nc_type *t, size_t *l), (ncid, v, n, t, l))
-LOCKED(NC3_inq_attid, (int ncid, int v, const char *n, int *id), (ncid, v, n, id))
-LOCKED(NC3_inq_attname, (int ncid, int v, int id, char *n), (ncid, v, id, n))
+READ_LOCKED(NC3_inq_att, (int ncid, int v, const char *n, nc_type *t, size_t *l), (ncid, v, n, t, l))
+READ_LOCKED(NC3_inq_attid, (int ncid, int v, const char *n, int *id), (ncid, v, n, id))
+READ_LOCKED(NC3_inq_attname, (int ncid, int v, int id, char *n), (ncid, v, id, n))
 LOCKED(NC3_rename_att, (int ncid, int v, const char *n, const char *nn), (ncid, v, n, nn))
 LOCKED(NC3_del_att, (int ncid, int v, const char *n), (ncid, v, n))
-LOCKED(NC3_get_att, (int ncid, int v, const char *n, void *p, nc_type t), (ncid, v, n, p, t))
+READ_LOCKED(NC3_get_att, (int ncid, int v, const char *n, void *p, nc_type t), (ncid, v, n, p, t))
 LOCKED(NC3_put_att, (int ncid, int v, const char *n, nc_type t, size_t l, const void *p, nc_type mt),
        (ncid, v, n, t, l, p, mt))
 LOCKED(NC3_def_var, (int ncid, const char *n, nc_type t, int nd, const int *d, int *id),
        (ncid, n, t, nd, d, id))
-LOCKED(NC3_inq_varid, (int ncid, const char *n, int *id), (ncid, n, id))
+READ_LOCKED(NC3_inq_varid, (int ncid, const char *n, int *id), (ncid, n, id))
 LOCKED(NC3_rename_var, (int ncid, int v, const char *n), (ncid, v, n))
-LOCKED(NC3_get_vara, (int ncid, int v, const size_t *s, const size_t *c, void *p, nc_type t),
+READ_LOCKED(NC3_get_vara, (int ncid, int v, const size_t *s, const size_t *c, void *p, nc_type t),
        (ncid, v, s, c, p, t))
 LOCKED(NC3_put_vara, (int ncid, int v, const size_t *s, const size_t *c, const void *p, nc_type t),
        (ncid, v, s, c, p, t))
-LOCKED(NC3_get_vars, (int ncid, int v, const size_t *s, const size_t *c, const ptrdiff_t *st,
+READ_LOCKED(NC3_get_vars, (int ncid, int v, const size_t *s, const size_t *c, const ptrdiff_t *st,
                       void *p, nc_type t), (ncid, v, s, c, st, p, t))
 LOCKED(NC3_put_vars, (int ncid, int v, const size_t *s, const size_t *c, const ptrdiff_t *st,
                       const void *p, nc_type t), (ncid, v, s, c, st, p, t))
-LOCKED(NC3_inq_var_all, (int ncid, int v, char *n, nc_type *t, int *nd, int *d, int *na, int *sh,
+READ_LOCKED(NC3_inq_var_all, (int ncid, int v, char *n, nc_type *t, int *nd, int *d, int *na, int *sh,
                          int *df, int *dl, int *fl, int *ct, size_t *cs, int *nf, void *fv,
                          int *en, unsigned int *id, size_t *np, unsigned int *pa),
        (ncid, v, n, t, nd, d, na, sh, df, dl, fl, ct, cs, nf, fv, en, id, np, pa))
 LOCKED(NC3_def_var_fill, (int ncid, int v, int m, const void *f), (ncid, v, m, f))
-LOCKED(NC3_inq_unlimdims, (int ncid, int *n, int *ids), (ncid, n, ids))
-LOCKED(NC3_inq_varids, (int ncid, int *n, int *ids), (ncid, n, ids))
-LOCKED(NC3_inq_dimids, (int ncid, int *n, int *ids, int inc), (ncid, n, ids, inc))
+READ_LOCKED(NC3_inq_unlimdims, (int ncid, int *n, int *ids), (ncid, n, ids))
+READ_LOCKED(NC3_inq_varids, (int ncid, int *n, int *ids), (ncid, n, ids))
+READ_LOCKED(NC3_inq_dimids, (int ncid, int *n, int *ids, int inc), (ncid, n, ids, inc))
 
-/* close and abort free the handle's state, mutex included: they wait for
+/* close and abort free the handle's state, lock included: they wait for
  * the calls running on the handle, then run unlocked.  A call that starts
  * on a handle while it is being closed is the caller's error. */
 static int
@@ -827,8 +835,8 @@ L_NC3_abort(int ncid)
     int st = nc3_get(ncid, NULL, &li);
     if (st)
         return st;
-    pthread_mutex_lock(&li->lock);
-    pthread_mutex_unlock(&li->lock);
+    pthread_rwlock_wrlock(&li->lock);
+    pthread_rwlock_unlock(&li->lock);
     return NC3_abort(ncid);
 }
 
@@ -839,8 +847,8 @@ L_NC3_close(int ncid, void *memio)
     int st = nc3_get(ncid, NULL, &li);
     if (st)
         return st;
-    pthread_mutex_lock(&li->lock);
-    pthread_mutex_unlock(&li->lock);
+    pthread_rwlock_wrlock(&li->lock);
+    pthread_rwlock_unlock(&li->lock);
     return NC3_close(ncid, memio);
 }
 

@@ -113,11 +113,15 @@ typedef struct NC3_info {
     unsigned long long numrecs; /* records in the file */
     struct NC3_info *old;   /* definitions before redef (NULL otherwise) */
     unsigned char *iobuf;   /* NC3_IOBUF bytes of staging, allocated on demand */
-    pthread_mutex_t lock;   /* serialises the dispatch slots on this handle (nc3file.c) */
+    pthread_rwlock_t lock;  /* the dispatch slots on this handle (nc3file.c): shared
+                             * by readers when nc3_reads_shared, else exclusive */
 } NC3_info;
 
 #define NC3_ISREADONLY(p) (((p)->flags & NC3_RDONLY) != 0)
 #define NC3_INDEFINE(p) (((p)->flags & NC3_INDEF) != 0)
+
+/* nc3data.c: whether reads of this handle may run in parallel. */
+int nc3_reads_shared(const NC3_info *info);
 
 /* nc3file.c */
 int nc3_get(int ncid, NC **ncp, NC3_info **infop);

@@ -20,7 +20,8 @@
  *             removed (posix) or discarded; memio_out (may be NULL) receives
  *             an in-memory image, whose ownership passes to the caller unless
  *             the caller's buffer was locked (NC_MEMIO_LOCKED).
- * All return NC_NOERR or an NC_* / errno code.  Not thread-safe per file.
+ * All return NC_NOERR or an NC_* / errno code.  Not thread-safe per file,
+ * except peek_shared and read_at where peek_shared is set.
  */
 #ifndef NC3IO_H
 #define NC3IO_H
@@ -44,6 +45,11 @@ struct ncio {
      * sets *pp = NULL if it cannot; the caller fills the space and then
      * calls write_at(io, off, *pp, n), which commits it without a copy. */
     int (*peek)(ncio *io, long long off, size_t n, const unsigned char **pp);
+    /* Optional (NULL if absent): as peek, but several threads may call it
+     * at once, each getting its own buffer (the pointer is valid until the
+     * same thread's next call).  Only on a handle nothing writes to: set on
+     * read-only files without NC_SHARE, where read_at is thread-safe too. */
+    int (*peek_shared)(ncio *io, long long off, size_t n, const unsigned char **pp);
     int (*reserve)(ncio *io, long long off, size_t n, unsigned char **pp);
     /* Optional.  NC_EINMEMORY if the file can never grow to size bytes (a
      * locked caller's buffer that is too small), so nc_enddef can fail

@@ -15,6 +15,8 @@
 #define _XOPEN_SOURCE 700
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -43,7 +45,42 @@ typedef struct px_io {
     long long woff;         /* file offset of the region; bytes at wbuf + woff % PX_PAGE */
     size_t wlen;            /* bytes held */
     int werr;               /* sticky: a write-behind flush failed, data lost */
+    unsigned long long serial;  /* unique per open: keys the per-thread buffers */
 } px_io;
+
+/* Read buffers of peek_shared, one per thread, each holding a window of at
+ * most one handle (the one with its serial; serials are never reused, so a
+ * window of a closed handle is never taken for a new one, and px_sync
+ * drops the windows of its file by taking a new one).  Freed when the
+ * thread ends. */
+typedef struct px_tlbuf {
+    unsigned long long serial;  /* handle the window belongs to, 0 = none */
+    unsigned char *buf;         /* cap bytes, page aligned */
+    size_t cap;
+    long long roff;             /* as the fields of px_io */
+    size_t rlen;
+    long long rnext;
+} px_tlbuf;
+
+static atomic_ullong px_serials;
+static pthread_key_t px_tlkey;
+static pthread_once_t px_tlonce = PTHREAD_ONCE_INIT;
+static _Thread_local px_tlbuf *px_tl;
+
+static void
+px_tl_free(void *v)
+{
+    px_tlbuf *t = v;
+    if (t != NULL)
+        free(t->buf);
+    free(t);
+}
+
+static void
+px_tl_init(void)
+{
+    (void)pthread_key_create(&px_tlkey, px_tl_free);
+}
 
 static unsigned char *
 wbase(const px_io *p)
@@ -219,6 +256,65 @@ px_peek(ncio *io, long long off, size_t n, const unsigned char **pp)
     return NC_NOERR;
 }
 
+/* peek on this thread's own buffer (see px_tlbuf): a read-only handle
+ * without NC_SHARE, whose px_io nothing changes after open, so threads
+ * read it without a lock; read-ahead as px_peek. */
+static int
+px_peek_shared(ncio *io, long long off, size_t n, const unsigned char **pp)
+{
+    px_io *p = (px_io *)io;
+    px_tlbuf *t = px_tl;
+    long long start, end = off + (long long)n;
+    size_t want, got;
+    int stat;
+    if (n > PX_BUF)
+        return NC_EINTERNAL;
+    if (t == NULL) {
+        pthread_once(&px_tlonce, px_tl_init);
+        if ((t = calloc(1, sizeof *t)) == NULL)
+            return NC_ENOMEM;
+        if (pthread_setspecific(px_tlkey, t) != 0) {
+            free(t);
+            return NC_ENOMEM;
+        }
+        px_tl = t;
+    }
+    if (t->serial == p->serial && t->rlen > 0 && off >= t->roff
+        && end <= t->roff + (long long)t->rlen) {
+        *pp = t->buf + (off - t->roff);
+        t->rnext = end;
+        return NC_NOERR;
+    }
+    start = off - off % PX_PAGE;
+    want = (size_t)(end - start + PX_PAGE - 1) / PX_PAGE * PX_PAGE;
+    if (t->serial == p->serial && off == t->rnext && want < PX_BUF) {
+        size_t ahead = PX_BUF;
+        long long left = p->fsize - start;
+        if (left < (long long)ahead)
+            ahead = left <= (long long)want ? want
+                  : (size_t)(left + PX_PAGE - 1) / PX_PAGE * PX_PAGE;
+        want = ahead;
+    }
+    if (t->cap < want) {
+        void *b = NULL;
+        size_t cap = want < 4 * PX_PAGE ? 4 * PX_PAGE : want;
+        if (posix_memalign(&b, PX_PAGE, cap) != 0)
+            return NC_ENOMEM;
+        free(t->buf);
+        t->buf = b;
+        t->cap = cap;
+    }
+    t->serial = 0;
+    if ((stat = px_pread(p, start, t->buf, want, (size_t)(end - start), &got)))
+        return stat;
+    t->serial = p->serial;
+    t->roff = start;
+    t->rlen = got;
+    t->rnext = end;
+    *pp = t->buf + (off - start);
+    return NC_NOERR;
+}
+
 static int
 px_reserve(ncio *io, long long off, size_t n, unsigned char **pp)
 {
@@ -309,6 +405,8 @@ px_sync(ncio *io)
     px_io *p = (px_io *)io;
     p->rlen = 0;
     p->rnext = -1;
+    /* a new serial drops every thread's peek_shared window of the file */
+    p->serial = atomic_fetch_add(&px_serials, 1) + 1;
     return px_flush(p);
 }
 
@@ -350,6 +448,8 @@ px_new(const char *path, int fd, int writable, int share, ncio **iop)
     p->base.sync = px_sync;
     p->base.close = px_close;
     p->base.peek = px_peek;
+    p->base.peek_shared = (!writable && !share) ? px_peek_shared : NULL;
+    p->serial = atomic_fetch_add(&px_serials, 1) + 1;
     p->base.reserve = px_reserve;
     p->base.peekmax = PX_BUF;
     p->base.writable = writable;

@@ -18,7 +18,7 @@ NC3_info *
 nc3_info_new(void)
 {
     NC3_info *info = calloc(1, sizeof(NC3_info));
-    if (info != NULL && pthread_mutex_init(&info->lock, NULL) != 0) {
+    if (info != NULL && pthread_rwlock_init(&info->lock, NULL) != 0) {
         free(info);
         return NULL;
     }
@@ -65,7 +65,7 @@ nc3_info_free(NC3_info *info)
     size_t i;
     if (info == NULL)
         return;
-    pthread_mutex_destroy(&info->lock);
+    pthread_rwlock_destroy(&info->lock);
     for (i = 0; i < info->ndims; i++) {
         if (info->dims[i])
             free(info->dims[i]->name);
