@@ -269,7 +269,9 @@ nc3_check_voffs(const NC3_info *info)
  * section) is one move.  Everything goes from the highest offset down
  * (nc3_io_move copies each run from its end), so with destinations never
  * below sources no byte is overwritten before it is copied, whatever the
- * overlap.  Not crash-safe: see docs/classic-safety.md. */
+ * overlap.  The same code moves data down from a staging copy (see
+ * staged_move), where sources and destinations never overlap.  Alone it is
+ * not crash-safe: see docs/classic-safety.md. */
 
 /* The runs of old variables of kind isrec: runs[2i] is the first member,
  * runs[2i+1] the last; members lie back to back in the old layout and move
@@ -383,10 +385,12 @@ move_data(NC3_info *info)
         return NC_NOERR;
     if ((runs = malloc(2 * old->nvars * sizeof *runs)) == NULL)
         return NC_ENOMEM;
-    if (info->begin_rec > old->begin_rec || info->recsize > old->recsize) {
+    if (info->begin_rec != old->begin_rec || info->recsize != old->recsize) {
         nrun = find_runs(info, 1, runs);
-        if (nrun == 1 && info->recsize == old->recsize && old->numrecs > 0) {
-            /* Record layout unchanged: the whole section is one move. */
+        if (nrun == 1 && info->recsize == old->recsize && old->numrecs > 0
+            && (run_bytes(old, runs) >= old->recsize || old->numrecs == 1)) {
+            /* Record layout unchanged (the run is the whole record): the
+             * whole section is one move. */
             const NC3_var *nv = info->vars[runs[0]], *ov = old->vars[runs[0]];
             stat = nc3_io_move(info, nv->begin, ov->begin,
                                old->recsize * (old->numrecs - 1) + run_bytes(old, runs));
@@ -407,11 +411,11 @@ move_data(NC3_info *info)
             goto done;
         info->numrecs = old->numrecs;
     }
-    if (info->begin_var > old->begin_var) {
+    if (info->begin_var != old->begin_var) {
         nrun = find_runs(info, 0, runs);
         for (i = nrun; i-- > 0;) {
             const NC3_var *nv = info->vars[runs[2 * i]], *ov = old->vars[runs[2 * i]];
-            if (nv->begin > ov->begin
+            if (nv->begin != ov->begin
                 && (stat = nc3_io_move(info, nv->begin, ov->begin, run_bytes(old, runs + 2 * i))))
                 goto done;
         }
@@ -422,6 +426,132 @@ done:
 }
 
 static long long calc_size(const NC3_info *info);
+
+/* An ordering point of crash-safe updates: everything written before it is
+ * in the file, and on the disk when the backend is a file, before anything
+ * written after it. */
+static int
+barrier(NC3_info *info)
+{
+    int stat = info->io->sync(info->io);
+    if (stat == NC_NOERR && info->io->fsync != NULL)
+        stat = info->io->fsync(info->io);
+    return stat;
+}
+
+/* Does nc_enddef have existing data to move? */
+static int
+data_moves(const NC3_info *info)
+{
+    const NC3_info *old = info->old;
+    size_t v;
+    for (v = 0; v < old->nvars && v < info->nvars; v++) {
+        const NC3_var *ov = old->vars[v], *nv = info->vars[v];
+        if (!ov->isrec ? nv->begin != ov->begin
+            : old->numrecs > 0 && (nv->begin != ov->begin || info->recsize != old->recsize))
+            return 1;
+    }
+    return 0;
+}
+
+static void
+shift_layout(NC3_info *info, long long k)
+{
+    size_t v;
+    for (v = 0; v < info->nvars; v++)
+        info->vars[v]->begin += k;
+    info->begin_var += k;
+    info->begin_rec += k;
+}
+
+/* The data move of nc_enddef made crash-safe.  A move in place overwrites
+ * old data the old header still points at, so a kill in the middle loses
+ * synced data.  Instead:
+ *   1. the data are copied to a staging copy of the new layout shifted up
+ *      by k, wholly above the old and the new data (nothing live is
+ *      written), then a barrier;
+ *   2. the new header with the staging offsets is written (the file is now
+ *      the new layout at +k), barrier;
+ *   3. the old variables' data are copied down to their final places
+ *      (only their bytes: everything else keeps what the file held there,
+ *      exactly as a move in place leaves it), barrier;
+ *   4. the final header is written, and the file cut back to its size.
+ * A kill at any point leaves a header (old, staging or final) whose data
+ * are all in place.  Headers are written in one call from offset 0; when
+ * the final header spans more than a page it goes in two passes (fixed
+ * variables first, then record variables), so that a header cut at a page
+ * boundary still has valid offsets: every mix of staging and final offsets
+ * it can hold is ordered and points at data.  Costs twice the copying of a
+ * move in place and, for the time of the call, disk space for the moved
+ * data.  CDF-1 files whose staging offsets would not fit in 32 bits move in
+ * place as upstream does. */
+static int
+staged_move(NC3_info *info, int *wrote_header)
+{
+    NC3_info *old = info->old, *mid;
+    long long fsize, top, k, newend = calc_size(info);
+    size_t v, nvars;
+    int stat;
+    if ((stat = info->io->get_size(info->io, &fsize)))
+        return stat;
+    top = fsize > newend ? fsize : newend;
+    if (calc_size(old) > top)
+        top = calc_size(old);
+    k = rndup(top - info->begin_var, 4096);
+    if (info->version == 1)
+        for (v = 0; v < info->nvars; v++)
+            if (info->vars[v]->begin + k > NC3_XINT_MAX)
+                return move_data(info);
+    shift_layout(info, k);
+    stat = move_data(info);
+    if (stat == NC_NOERR)
+        stat = barrier(info);
+    if (stat == NC_NOERR)
+        stat = nc3_header_write(info);
+    if (stat) {
+        /* the old header still holds: drop the staging copy */
+        shift_layout(info, -k);
+        (void)info->io->set_size(info->io, fsize);
+        return stat;
+    }
+    if ((stat = barrier(info)) || (mid = nc3_info_dup(info)) == NULL) {
+        shift_layout(info, -k);
+        return stat ? stat : NC_ENOMEM;
+    }
+    shift_layout(info, -k);
+    nvars = mid->nvars;
+    mid->nvars = old->nvars;    /* only the old variables have data */
+    info->old = mid;
+    stat = move_data(info);
+    mid->nvars = nvars;
+    if (stat == NC_NOERR)
+        stat = barrier(info);
+    if (stat == NC_NOERR && info->xsz > 4096) {
+        for (v = 0; v < info->nvars; v++)
+            if (info->vars[v]->isrec)
+                info->vars[v]->begin += k;
+        stat = nc3_header_write(info);
+        for (v = 0; v < info->nvars; v++)
+            if (info->vars[v]->isrec)
+                info->vars[v]->begin -= k;
+        if (stat == NC_NOERR)
+            stat = info->io->sync(info->io);
+    }
+    if (stat == NC_NOERR)
+        stat = nc3_header_write(info);
+    if (stat == NC_NOERR)
+        stat = barrier(info);
+    if (stat) {
+        /* The file holds the staging layout (or a mix of staging and final
+         * offsets, each with its data): a second enddef moves from there. */
+        nc3_info_free(old);
+        return stat;
+    }
+    info->old = old;
+    nc3_info_free(mid);
+    *wrote_header = 1;
+    return info->io->set_size(info->io, newend > fsize ? newend : fsize);
+}
 
 static int
 enddef(NC3_info *info, size_t h_minfree, size_t v_align, size_t v_minfree, size_t r_align)
@@ -438,10 +568,17 @@ enddef(NC3_info *info, size_t h_minfree, size_t v_align, size_t v_minfree, size_
      * define mode, not at the first access or at close (as upstream). */
     if (info->io->can_grow != NULL && (stat = info->io->can_grow(info->io, calc_size(info))))
         return stat;
-    if (info->old != NULL && (stat = move_data(info)))
+    if (info->old != NULL && data_moves(info)) {
+        int wrote = 0;
+        /* files on disk: crash-safe; memory images: in place */
+        stat = info->io->fsync != NULL ? staged_move(info, &wrote) : move_data(info);
+        if (stat)
+            return stat;
+        if (!wrote && (stat = nc3_header_write(info)))
+            return stat;
+    } else if ((stat = nc3_header_write(info))) {
         return stat;
-    if ((stat = nc3_header_write(info)))
-        return stat;
+    }
     /* Fill: fixed vars per their own fill mode (deferred, see nc3data.c);
      * new record vars in existing records per the file's fill mode. */
     for (i = first_new; i < info->nvars; i++) {
@@ -620,9 +757,15 @@ NC3_sync(int ncid)
             return stat;
         return reread_header(info);
     }
+    /* Durable: data, then the record count or header (written after the
+     * data they claim), then one fdatasync.  A power cut during it can
+     * leave the new count with some of the new records unwritten, never
+     * touch what an earlier sync made durable. */
     if ((stat = sync_state(info)))
         return stat;
-    return info->io->sync(info->io);
+    if ((stat = info->io->sync(info->io)))
+        return stat;
+    return info->io->fsync != NULL ? info->io->fsync(info->io) : NC_NOERR;
 }
 
 /* Upstream's NC_calcsize: where the file must end. */

@@ -55,6 +55,10 @@ struct ncio {
      * locked caller's buffer that is too small), so nc_enddef can fail
      * before it moves data; changes nothing. */
     int (*can_grow)(ncio *io, long long size);
+    /* Optional (NULL for memory images).  Writes out what is buffered and
+     * waits until everything written so far is on the disk (fdatasync):
+     * the ordering point of crash-safe updates and nc_sync's durability. */
+    int (*fsync)(ncio *io);
     size_t peekmax;
     size_t chunk;           /* preferred block size (>= 4096 for posix) */
     int writable;           /* opened or created for writing */

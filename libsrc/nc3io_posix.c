@@ -411,6 +411,19 @@ px_sync(ncio *io)
 }
 
 static int
+px_fsync(ncio *io)
+{
+    px_io *p = (px_io *)io;
+    int stat;
+    if ((stat = px_flush(p)))
+        return stat;
+    while (fdatasync(p->fd) != 0)
+        if (errno != EINTR)
+            return errno ? errno : NC_EIO;
+    return NC_NOERR;
+}
+
+static int
 px_close(ncio *io, int delete_it, NC_memio *memio_out)
 {
     px_io *p = (px_io *)io;
@@ -446,6 +459,7 @@ px_new(const char *path, int fd, int writable, int share, ncio **iop)
     p->base.get_size = px_get_size;
     p->base.set_size = px_set_size;
     p->base.sync = px_sync;
+    p->base.fsync = writable ? px_fsync : NULL;
     p->base.close = px_close;
     p->base.peek = px_peek;
     p->base.peek_shared = (!writable && !share) ? px_peek_shared : NULL;
