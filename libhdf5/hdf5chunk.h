@@ -1,13 +1,13 @@
 /* hdf5chunk.h: the parallel chunk pipeline for filtered netCDF-4 variables
- * (hdf5chunk.c), used by hdf5data.c.
+ * (hdf5chunk.c, the chunk engine's HDF5 adapter), used by hdf5data.c.
  *
- * Reads and writes of a filtered chunked dataset go by whole chunks: raw
- * chunks move with H5Dread_chunk / H5Dwrite_chunk under the HDF5 lock, and
- * libfilter's chain decodes / encodes them on the shared pool without it
- * (tasks take the lock for their own raw read and write only when the
- * calling thread holds none; see hdf5chunk.c).  Copies between chunks and the caller's buffer, the per-thread
- * chunk buffers and the index and LRU order of the write-back cache are
- * the chunk engine's (libchunk/ncchunk.h).  HDF5 keeps every piece of metadata (chunk index, filter masks,
+ * Reads and writes of a filtered chunked dataset go by whole chunks
+ * through the chunk engine (libchunk/ncchunk.h: ncc_read / ncc_write, its
+ * write-back cache with HDF5's policy, lru): raw chunks move with
+ * H5Dread_chunk / H5Dwrite_chunk under the HDF5 lock, and libfilter's
+ * chain decodes / encodes them on the shared pool without it (tasks take
+ * the lock for their own raw read and write only when the calling thread
+ * holds none; see hdf5chunk.c).  HDF5 keeps every piece of metadata (chunk index, filter masks,
  * extents), so files stay plain HDF5.  HDF5's chunk cache stays coherent:
  * H5Dread_chunk and H5Dget_chunk_storage_size flush a dirty cached chunk
  * first, H5Dwrite_chunk evicts it, so calls that fall back to HDF5's own

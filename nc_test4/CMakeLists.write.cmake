@@ -31,3 +31,18 @@ endif()
 nc4_program(tst_h5lockhold)
 nc4_test(tst_h5lockhold)
 set_tests_properties(tst_h5lockhold PROPERTIES ENVIRONMENT NETCDF_FILTER_THREADS=2)
+
+# Filtered chunked variables through every path of the write-back cache,
+# read back against a model (also against the reference, which checks the
+# model).  nc_test4/h5wb_bytes.sh compares the files it leaves with those
+# of another install (byte identity of a change to the chunk engine).
+nc4_program(tst_h5wb_order REF)
+nc4_test(tst_h5wb_order)
+set_tests_properties(tst_h5wb_order PROPERTIES ENVIRONMENT NETCDF_FILTER_THREADS=2)
+if(_nc4_have_ref)
+  add_test(NAME ref_tst_h5wb_order COMMAND ref_tst_h5wb_order
+    WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+  set_tests_properties(ref_tst_h5wb_order PROPERTIES LABELS "hdf5;interop" SKIP_RETURN_CODE 77 TIMEOUT 300
+    RESOURCE_LOCK h5wb_order_files)
+  set_tests_properties(tst_h5wb_order PROPERTIES RESOURCE_LOCK h5wb_order_files)
+endif()
