@@ -788,14 +788,13 @@ ncz_v2_write(NC4_file *f)
         json_object_put(zf->cons_out);
         zf->cons_out = NULL;
     }
-    for (size_t i = 0; i < f->ngrps; i++) {
+    /* Children before parents (groups are numbered as created) and a
+     * group's arrays before the group: a store cut short never lists an
+     * array or a group whose metadata is not there yet. */
+    for (size_t i = f->ngrps; i-- > 0;) {
         NC4_grp *g = f->grps[i];
         if (g == NULL)
             continue;
-        /* A group's listing and dims change with what it holds: rewrite
-         * every group when anything changed (groups are few). */
-        if ((stat = write_group(f, g)))
-            return stat;
         for (size_t j = 0; j < g->vars.n; j++) {
             NC4_var *v = (NC4_var *)g->vars.items[j];
             NCZ_var *zv = ncz_var(v);
@@ -808,6 +807,10 @@ ncz_v2_write(NC4_file *f)
                 if ((stat = write_var(f, v)))
                     return stat;
         }
+        /* A group's listing and dims change with what it holds: rewrite
+         * every group when anything changed (groups are few). */
+        if ((stat = write_group(f, g)))
+            return stat;
     }
     return ncz_meta_write_consolidated(f);
 }

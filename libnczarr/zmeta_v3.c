@@ -526,22 +526,15 @@ ncz_v3_write(NC4_file *f)
     json_object *rootnode = NULL;
     int stat = NC_NOERR;
 
-    for (size_t i = 0; i < f->ngrps && stat == NC_NOERR; i++) {
+    /* Children before parents (groups are numbered as created) and a
+     * group's arrays before the group: a store cut short never lists an
+     * array or a group whose metadata is not there yet. */
+    for (size_t i = f->ngrps; i-- > 0 && stat == NC_NOERR;) {
         NC4_grp *g = f->grps[i];
-        json_object *node = NULL;
+        json_object *node = NULL, *gnode = NULL;
         char *key = NULL;
-        if ((stat = write_group(f, g, &node)))
+        if ((stat = write_group(f, g, &gnode)))
             break;
-        if (g->parent == NULL) {
-            rootnode = node; /* written last, with the consolidated metadata */
-        } else {
-            if ((stat = node_key(ncz_grp(g)->key, &key)) == NC_NOERR)
-                stat = ncz_meta_write(f, key, node);
-            if (stat == NC_NOERR && cons)
-                stat = ncz_json_add(cons, ncz_grp(g)->key + 1, json_object_get(node));
-            json_object_put(node);
-            free(key);
-        }
         g->created = 1;
         g->dirty = g->atts_dirty = 0;
         for (size_t j = 0; j < g->vars.n && stat == NC_NOERR; j++) {
@@ -565,6 +558,17 @@ ncz_v3_write(NC4_file *f)
             v->created = 1;
             v->dirty = v->atts_dirty = 0;
             zv->meta_dirty = 0;
+        }
+        if (g->parent == NULL) {
+            rootnode = gnode; /* written last, with the consolidated metadata */
+        } else {
+            key = NULL;
+            if (stat == NC_NOERR && (stat = node_key(ncz_grp(g)->key, &key)) == NC_NOERR)
+                stat = ncz_meta_write(f, key, gnode);
+            if (stat == NC_NOERR && cons)
+                stat = ncz_json_add(cons, ncz_grp(g)->key + 1, json_object_get(gnode));
+            json_object_put(gnode);
+            free(key);
         }
     }
     if (stat == NC_NOERR && rootnode) {
