@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "hdf5int.h"
 #include "hdf5chunk.h"
 
@@ -85,6 +86,28 @@ refresh_unlimited(NC4_file *f)
     nc4h5_unlock();
 }
 
+/* nc_sync's durability: after H5Fflush, the file's own descriptor is
+ * fsync'd when HDF5 writes it through the POSIX (sec2) driver; other
+ * drivers (memory, MPI-IO) are left as they are. */
+static int
+fsync_file(NC4_file *f)
+{
+    hid_t fid = file_id(f), fapl;
+    void *handle = NULL;
+    int stat = NC_NOERR;
+    if (fid < 0)
+        return NC_NOERR;
+    nc4h5_lock();
+    if ((fapl = H5Fget_access_plist(fid)) >= 0) {
+        if (H5Pget_driver(fapl) == H5FD_SEC2 && H5Fget_vfd_handle(fid, fapl, &handle) >= 0
+            && handle != NULL && fsync(*(int *)handle) != 0)
+            stat = NC_EIO;
+        H5Pclose(fapl);
+    }
+    nc4h5_unlock();
+    return stat;
+}
+
 int
 NC4_HDF5_sync(int ncid)
 {
@@ -97,8 +120,10 @@ NC4_HDF5_sync(int ncid)
         return sync_file(f);
     }
     if (f->indef)
-        return nc4_sync_define(f); /* nc4h5_enddef syncs */
-    return sync_file(f);
+        stat = nc4_sync_define(f); /* nc4h5_enddef syncs */
+    else
+        stat = sync_file(f);
+    return stat ? stat : fsync_file(f);
 }
 
 /* Close every HDF5 id the tree holds (not the file).  Closing a dataset
