@@ -1,11 +1,11 @@
 /* dap2dispatch.c: the DAP2 layer's dispatch table, open/close and reads.
  *
  * Inquiries go to the in-memory classic substrate through its own dispatch
- * table (as upstream's NCDISPATCH_* forwarding does), so every answer and
- * error is the classic layer's; group ids it returns are translated back
- * to ours.  The record dimension's length is ours (the substrate never
- * holds data).  Reads are served from the decoded responses.  Every
- * modifying call is NC_EPERM.
+ * table (libdispatch's substrate forwarding, dsubstrate.h, as upstream's
+ * NCDISPATCH_* forwarding does), so every answer and error is the classic
+ * layer's; group ids it returns are translated back to ours.  The record
+ * dimension's length is ours (the substrate never holds data).  Reads are
+ * served from the decoded responses.  Every modifying call is NC_EPERM.
  */
 #include "config.h"
 #include <errno.h>
@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ncdispatch.h"
+#include "dsubstrate.h"
 #include "ncx.h"
 #include "dap2int.h"
 
@@ -22,16 +23,11 @@
 static int
 d2_get(int ncid, D2file **fp, NC **subp)
 {
-    NC *nc;
-    int stat;
-    if ((stat = NC_check_id(ncid, &nc)))
-        return stat;
-    if (nc->dispatchdata == NULL)
-        return NC_EBADID;
-    *fp = nc->dispatchdata;
-    if (subp && (stat = NC_check_id((*fp)->subid, subp)))
-        return stat;
-    return NC_NOERR;
+    void *state;
+    int stat = NC_substrate_get(ncid, &state, subp);
+    if (stat == NC_NOERR)
+        *fp = state;
+    return stat;
 }
 
 #define SUB(ncid)                                   \
@@ -198,7 +194,8 @@ D2_open(const char *path, int mode, int basepe, size_t *chunksizehintp, void *pa
     nc_set_fill(f->subid, NC_NOFILL, NULL);
     if ((stat = d2_build(f)))
         goto done;
-    nc->dispatchdata = f;
+    if ((stat = NC_substrate_attach(nc, ncid, f->subid, f, &f->recdimid, &f->numrecs)))
+        goto done;
     return NC_NOERR;
 done:
     free(text);
@@ -216,12 +213,11 @@ D2_close(int ncid, void *ignore)
     (void)ignore;
     if ((stat = NC_check_id(ncid, &nc)))
         return stat;
-    D2file *f = nc->dispatchdata;
+    D2file *f = NC_substrate_detach(nc);
     if (f != NULL) {
         if (f->subid >= 0)
             nc_abort(f->subid);
         d2_free(f);
-        nc->dispatchdata = NULL;
     }
     return NC_NOERR;
 }
@@ -257,203 +253,6 @@ D2_inq_format_extended(int ncid, int *formatp, int *modep)
     if (modep)
         *modep = nc->mode;
     return NC_NOERR;
-}
-
-static int
-D2_inq(int ncid, int *ndimsp, int *nvarsp, int *nattsp, int *unlimdimidp)
-{
-    SUB(ncid);
-    return sub->dispatch->inq(f->subid, ndimsp, nvarsp, nattsp, unlimdimidp);
-}
-
-static int
-D2_inq_type(int ncid, nc_type t, char *name, size_t *sizep)
-{
-    SUB(ncid);
-    return sub->dispatch->inq_type(f->subid, t, name, sizep);
-}
-
-static int
-D2_inq_dimid(int ncid, const char *name, int *idp)
-{
-    SUB(ncid);
-    return sub->dispatch->inq_dimid(f->subid, name, idp);
-}
-
-static int
-D2_inq_dim(int ncid, int dimid, char *name, size_t *lenp)
-{
-    SUB(ncid);
-    if ((stat = sub->dispatch->inq_dim(f->subid, dimid, name, lenp)))
-        return stat;
-    if (lenp && dimid == f->recdimid)
-        *lenp = f->numrecs;
-    return NC_NOERR;
-}
-
-static int
-D2_inq_unlimdim(int ncid, int *idp)
-{
-    SUB(ncid);
-    return sub->dispatch->inq_unlimdim(f->subid, idp);
-}
-
-static int
-D2_inq_att(int ncid, int varid, const char *name, nc_type *tp, size_t *lenp)
-{
-    SUB(ncid);
-    return sub->dispatch->inq_att(f->subid, varid, name, tp, lenp);
-}
-
-static int
-D2_inq_attid(int ncid, int varid, const char *name, int *idp)
-{
-    SUB(ncid);
-    return sub->dispatch->inq_attid(f->subid, varid, name, idp);
-}
-
-static int
-D2_inq_attname(int ncid, int varid, int attnum, char *name)
-{
-    SUB(ncid);
-    return sub->dispatch->inq_attname(f->subid, varid, attnum, name);
-}
-
-static int
-D2_get_att(int ncid, int varid, const char *name, void *value, nc_type memtype)
-{
-    SUB(ncid);
-    return sub->dispatch->get_att(f->subid, varid, name, value, memtype);
-}
-
-static int
-D2_inq_varid(int ncid, const char *name, int *idp)
-{
-    SUB(ncid);
-    return sub->dispatch->inq_varid(f->subid, name, idp);
-}
-
-static int
-D2_inq_var_all(int ncid, int varid, char *name, nc_type *xtypep, int *ndimsp, int *dimidsp,
-               int *nattsp, int *shufflep, int *deflatep, int *deflate_levelp,
-               int *fletcher32p, int *contiguousp, size_t *chunksizesp, int *no_fill,
-               void *fill_valuep, int *endiannessp, unsigned int *idp, size_t *nparamsp,
-               unsigned int *params)
-{
-    SUB(ncid);
-    return sub->dispatch->inq_var_all(f->subid, varid, name, xtypep, ndimsp, dimidsp, nattsp,
-                                      shufflep, deflatep, deflate_levelp, fletcher32p,
-                                      contiguousp, chunksizesp, no_fill, fill_valuep,
-                                      endiannessp, idp, nparamsp, params);
-}
-
-static int
-D2_show_metadata(int ncid)
-{
-    SUB(ncid);
-    return sub->dispatch->show_metadata(f->subid);
-}
-
-static int
-D2_inq_unlimdims(int ncid, int *np, int *idsp)
-{
-    SUB(ncid);
-    return sub->dispatch->inq_unlimdims(f->subid, np, idsp);
-}
-
-/* A group id from the substrate, as ours. */
-static void
-ourid(const D2file *f, int *idp)
-{
-    if (idp && *idp == f->subid)
-        *idp = f->ncid;
-}
-
-static int
-D2_inq_ncid(int ncid, const char *name, int *grpidp)
-{
-    SUB(ncid);
-    if ((stat = sub->dispatch->inq_ncid(f->subid, name, grpidp)))
-        return stat;
-    ourid(f, grpidp);
-    return NC_NOERR;
-}
-
-static int
-D2_inq_grps(int ncid, int *np, int *idsp)
-{
-    SUB(ncid);
-    return sub->dispatch->inq_grps(f->subid, np, idsp);
-}
-
-static int
-D2_inq_grpname(int ncid, char *name)
-{
-    SUB(ncid);
-    return sub->dispatch->inq_grpname(f->subid, name);
-}
-
-static int
-D2_inq_grpname_full(int ncid, size_t *lenp, char *full)
-{
-    SUB(ncid);
-    return sub->dispatch->inq_grpname_full(f->subid, lenp, full);
-}
-
-static int
-D2_inq_grp_parent(int ncid, int *parentp)
-{
-    SUB(ncid);
-    if ((stat = sub->dispatch->inq_grp_parent(f->subid, parentp)))
-        return stat;
-    ourid(f, parentp);
-    return NC_NOERR;
-}
-
-static int
-D2_inq_grp_full_ncid(int ncid, const char *full, int *grpidp)
-{
-    SUB(ncid);
-    if ((stat = sub->dispatch->inq_grp_full_ncid(f->subid, full, grpidp)))
-        return stat;
-    ourid(f, grpidp);
-    return NC_NOERR;
-}
-
-static int
-D2_inq_varids(int ncid, int *np, int *idsp)
-{
-    SUB(ncid);
-    return sub->dispatch->inq_varids(f->subid, np, idsp);
-}
-
-static int
-D2_inq_dimids(int ncid, int *np, int *idsp, int include_parents)
-{
-    SUB(ncid);
-    return sub->dispatch->inq_dimids(f->subid, np, idsp, include_parents);
-}
-
-static int
-D2_inq_typeids(int ncid, int *np, int *idsp)
-{
-    SUB(ncid);
-    return sub->dispatch->inq_typeids(f->subid, np, idsp);
-}
-
-static int
-D2_inq_type_equal(int ncid1, nc_type t1, int ncid2, nc_type t2, int *equalp)
-{
-    (void)ncid2;
-    SUB(ncid1);
-    return sub->dispatch->inq_type_equal(f->subid, t1, f->subid, t2, equalp);
-}
-
-static int
-D2_inq_typeid(int ncid, const char *name, nc_type *tp)
-{
-    SUB(ncid);
-    return sub->dispatch->inq_typeid(f->subid, name, tp);
 }
 
 /* ---- reads ----------------------------------------------------------------------- */
@@ -793,55 +592,18 @@ D2_var_par_access(int ncid, int varid, int par)
 static const NC_Dispatch D2_table = {
     .model = NC_FORMATX_DAP2,
     .dispatch_version = NC_DISPATCH_VERSION,
-    .create = NC_RO_create,
+    NC_READONLY_SLOTS,
     .open = D2_open,
-    .redef = NC_RO_redef,
-    ._enddef = NC_RO__enddef,
-    .sync = NC_RO_sync,
     .abort = D2_abort,
     .close = D2_close,
-    .set_fill = NC_RO_set_fill,
     .inq_format = D2_inq_format,
     .inq_format_extended = D2_inq_format_extended,
-    .inq = D2_inq,
-    .inq_type = D2_inq_type,
-    .def_dim = NC_RO_def_dim,
-    .inq_dimid = D2_inq_dimid,
-    .inq_dim = D2_inq_dim,
-    .inq_unlimdim = D2_inq_unlimdim,
-    .rename_dim = NC_RO_rename_dim,
-    .inq_att = D2_inq_att,
-    .inq_attid = D2_inq_attid,
-    .inq_attname = D2_inq_attname,
-    .rename_att = NC_RO_rename_att,
-    .del_att = NC_RO_del_att,
-    .get_att = D2_get_att,
-    .put_att = NC_RO_put_att,
-    .def_var = NC_RO_def_var,
-    .inq_varid = D2_inq_varid,
-    .rename_var = NC_RO_rename_var,
+    NC_SUBSTRATE_SLOTS,
     .get_vara = D2_get_vara,
-    .put_vara = NC_RO_put_vara,
     .get_vars = D2_get_vars,
-    .put_vars = NCDEFAULT_put_vars,
     .get_varm = NCDEFAULT_get_varm,
-    .put_varm = NCDEFAULT_put_varm,
-    .inq_var_all = D2_inq_var_all,
+    .inq_var_all = NC_SUB_inq_var_all,
     .var_par_access = D2_var_par_access,
-    .def_var_fill = NC_RO_def_var_fill,
-    .show_metadata = D2_show_metadata,
-    .inq_unlimdims = D2_inq_unlimdims,
-    .inq_ncid = D2_inq_ncid,
-    .inq_grps = D2_inq_grps,
-    .inq_grpname = D2_inq_grpname,
-    .inq_grpname_full = D2_inq_grpname_full,
-    .inq_grp_parent = D2_inq_grp_parent,
-    .inq_grp_full_ncid = D2_inq_grp_full_ncid,
-    .inq_varids = D2_inq_varids,
-    .inq_dimids = D2_inq_dimids,
-    .inq_typeids = D2_inq_typeids,
-    .inq_type_equal = D2_inq_type_equal,
-    .inq_typeid = D2_inq_typeid,
     NC_CLASSIC_MODEL_SLOTS,
 };
 

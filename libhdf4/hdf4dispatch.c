@@ -1,11 +1,12 @@
 /* hdf4dispatch.c: the HDF4 layer's dispatch table, open/close and reads.
  *
  * The metadata lives in an in-memory classic (CDF-5) substrate that is
- * never written: inquiries go to it through its own dispatch table, so its
- * answers and errors are the classic layer's.  The record dimension's
- * length is ours.  Reads come from the file (hdf4file.c).  The file reports
- * itself as netCDF-4 (NC_FORMATX_NC_HDF4), as upstream's HDF4 layer does;
- * every modifying call is NC_EPERM.
+ * never written: inquiries go to it through libdispatch's substrate
+ * forwarding (dsubstrate.h), so its answers and errors are the classic
+ * layer's.  The record dimension's length is ours.  Reads come from the
+ * file (hdf4file.c).  The file reports itself as netCDF-4
+ * (NC_FORMATX_NC_HDF4), as upstream's HDF4 layer does; every modifying
+ * call is NC_EPERM.
  */
 #include "config.h"
 #include <errno.h>
@@ -14,22 +15,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ncdispatch.h"
+#include "dsubstrate.h"
 #include "ncx.h"
 #include "hdf4int.h"
 
 static int
 h4_get(int ncid, H4file **fp, NC **subp)
 {
-    NC *nc;
-    int stat;
-    if ((stat = NC_check_id(ncid, &nc)))
-        return stat;
-    if (nc->dispatchdata == NULL)
-        return NC_EBADID;
-    *fp = nc->dispatchdata;
-    if (subp && (stat = NC_check_id((*fp)->subid, subp)))
-        return stat;
-    return NC_NOERR;
+    void *state;
+    int stat = NC_substrate_get(ncid, &state, subp);
+    if (stat == NC_NOERR)
+        *fp = state;
+    return stat;
 }
 
 #define SUB(ncid)                          \
@@ -82,9 +79,9 @@ H4_open(const char *path, int mode, int basepe, size_t *chunksizehintp, void *pa
         goto fail;
     }
     nc_set_fill(f->subid, NC_NOFILL, NULL);
-    if ((stat = h4_build(f)))
+    if ((stat = h4_build(f))
+        || (stat = NC_substrate_attach(nc, ncid, f->subid, f, &f->recdimid, &f->numrecs)))
         goto fail;
-    nc->dispatchdata = f;
     return NC_NOERR;
 fail:
     h4_free(f);
@@ -99,8 +96,7 @@ H4_close(int ncid, void *ignore)
     (void)ignore;
     if ((stat = NC_check_id(ncid, &nc)))
         return stat;
-    h4_free(nc->dispatchdata);
-    nc->dispatchdata = NULL;
+    h4_free(NC_substrate_detach(nc));
     return NC_NOERR;
 }
 
@@ -135,80 +131,6 @@ H4_inq_format_extended(int ncid, int *formatp, int *modep)
     if (modep)
         *modep = nc->mode | NC_NETCDF4;
     return NC_NOERR;
-}
-
-static int
-H4_inq(int ncid, int *ndimsp, int *nvarsp, int *nattsp, int *unlimdimidp)
-{
-    SUB(ncid);
-    return sub->dispatch->inq(f->subid, ndimsp, nvarsp, nattsp, unlimdimidp);
-}
-
-static int
-H4_inq_type(int ncid, nc_type t, char *name, size_t *sizep)
-{
-    SUB(ncid);
-    return sub->dispatch->inq_type(f->subid, t, name, sizep);
-}
-
-static int
-H4_inq_dimid(int ncid, const char *name, int *idp)
-{
-    SUB(ncid);
-    return sub->dispatch->inq_dimid(f->subid, name, idp);
-}
-
-static int
-H4_inq_dim(int ncid, int dimid, char *name, size_t *lenp)
-{
-    SUB(ncid);
-    if ((stat = sub->dispatch->inq_dim(f->subid, dimid, name, lenp)))
-        return stat;
-    if (lenp && dimid == f->recdimid)
-        *lenp = f->numrecs;
-    return NC_NOERR;
-}
-
-static int
-H4_inq_unlimdim(int ncid, int *idp)
-{
-    SUB(ncid);
-    return sub->dispatch->inq_unlimdim(f->subid, idp);
-}
-
-static int
-H4_inq_att(int ncid, int varid, const char *name, nc_type *tp, size_t *lenp)
-{
-    SUB(ncid);
-    return sub->dispatch->inq_att(f->subid, varid, name, tp, lenp);
-}
-
-static int
-H4_inq_attid(int ncid, int varid, const char *name, int *idp)
-{
-    SUB(ncid);
-    return sub->dispatch->inq_attid(f->subid, varid, name, idp);
-}
-
-static int
-H4_inq_attname(int ncid, int varid, int attnum, char *name)
-{
-    SUB(ncid);
-    return sub->dispatch->inq_attname(f->subid, varid, attnum, name);
-}
-
-static int
-H4_get_att(int ncid, int varid, const char *name, void *value, nc_type memtype)
-{
-    SUB(ncid);
-    return sub->dispatch->get_att(f->subid, varid, name, value, memtype);
-}
-
-static int
-H4_inq_varid(int ncid, const char *name, int *idp)
-{
-    SUB(ncid);
-    return sub->dispatch->inq_varid(f->subid, name, idp);
 }
 
 static int
@@ -251,114 +173,6 @@ H4_inq_var_all(int ncid, int varid, char *name, nc_type *xtypep, int *ndimsp, in
         *nparamsp = 0;
     (void)params;
     return NC_NOERR;
-}
-
-static int
-H4_show_metadata(int ncid)
-{
-    SUB(ncid);
-    return sub->dispatch->show_metadata(f->subid);
-}
-
-static int
-H4_inq_unlimdims(int ncid, int *np, int *idsp)
-{
-    SUB(ncid);
-    return sub->dispatch->inq_unlimdims(f->subid, np, idsp);
-}
-
-static void
-ourid(const H4file *f, int *idp)
-{
-    if (idp && *idp == f->subid)
-        *idp = f->ncid;
-}
-
-static int
-H4_inq_ncid(int ncid, const char *name, int *grpidp)
-{
-    SUB(ncid);
-    if ((stat = sub->dispatch->inq_ncid(f->subid, name, grpidp)))
-        return stat;
-    ourid(f, grpidp);
-    return NC_NOERR;
-}
-
-static int
-H4_inq_grps(int ncid, int *np, int *idsp)
-{
-    SUB(ncid);
-    return sub->dispatch->inq_grps(f->subid, np, idsp);
-}
-
-static int
-H4_inq_grpname(int ncid, char *name)
-{
-    SUB(ncid);
-    return sub->dispatch->inq_grpname(f->subid, name);
-}
-
-static int
-H4_inq_grpname_full(int ncid, size_t *lenp, char *full)
-{
-    SUB(ncid);
-    return sub->dispatch->inq_grpname_full(f->subid, lenp, full);
-}
-
-static int
-H4_inq_grp_parent(int ncid, int *parentp)
-{
-    SUB(ncid);
-    if ((stat = sub->dispatch->inq_grp_parent(f->subid, parentp)))
-        return stat;
-    ourid(f, parentp);
-    return NC_NOERR;
-}
-
-static int
-H4_inq_grp_full_ncid(int ncid, const char *full, int *grpidp)
-{
-    SUB(ncid);
-    if ((stat = sub->dispatch->inq_grp_full_ncid(f->subid, full, grpidp)))
-        return stat;
-    ourid(f, grpidp);
-    return NC_NOERR;
-}
-
-static int
-H4_inq_varids(int ncid, int *np, int *idsp)
-{
-    SUB(ncid);
-    return sub->dispatch->inq_varids(f->subid, np, idsp);
-}
-
-static int
-H4_inq_dimids(int ncid, int *np, int *idsp, int include_parents)
-{
-    SUB(ncid);
-    return sub->dispatch->inq_dimids(f->subid, np, idsp, include_parents);
-}
-
-static int
-H4_inq_typeids(int ncid, int *np, int *idsp)
-{
-    SUB(ncid);
-    return sub->dispatch->inq_typeids(f->subid, np, idsp);
-}
-
-static int
-H4_inq_type_equal(int ncid1, nc_type t1, int ncid2, nc_type t2, int *equalp)
-{
-    (void)ncid2;
-    SUB(ncid1);
-    return sub->dispatch->inq_type_equal(f->subid, t1, f->subid, t2, equalp);
-}
-
-static int
-H4_inq_typeid(int ncid, const char *name, nc_type *tp)
-{
-    SUB(ncid);
-    return sub->dispatch->inq_typeid(f->subid, name, tp);
 }
 
 /* ---- reads ----------------------------------------------------------------------- */
@@ -450,55 +264,18 @@ H4_inq_user_type(int ncid, nc_type t, char *name, size_t *sizep, nc_type *basep,
 static const NC_Dispatch H4_table = {
     .model = NC_FORMATX_NC_HDF4,
     .dispatch_version = NC_DISPATCH_VERSION,
-    .create = NC_RO_create,
+    NC_READONLY_SLOTS,
     .open = H4_open,
-    .redef = NC_RO_redef,
-    ._enddef = NC_RO__enddef,
-    .sync = NC_RO_sync,
     .abort = H4_abort,
     .close = H4_close,
-    .set_fill = NC_RO_set_fill,
     .inq_format = H4_inq_format,
     .inq_format_extended = H4_inq_format_extended,
-    .inq = H4_inq,
-    .inq_type = H4_inq_type,
-    .def_dim = NC_RO_def_dim,
-    .inq_dimid = H4_inq_dimid,
-    .inq_dim = H4_inq_dim,
-    .inq_unlimdim = H4_inq_unlimdim,
-    .rename_dim = NC_RO_rename_dim,
-    .inq_att = H4_inq_att,
-    .inq_attid = H4_inq_attid,
-    .inq_attname = H4_inq_attname,
-    .rename_att = NC_RO_rename_att,
-    .del_att = NC_RO_del_att,
-    .get_att = H4_get_att,
-    .put_att = NC_RO_put_att,
-    .def_var = NC_RO_def_var,
-    .inq_varid = H4_inq_varid,
-    .rename_var = NC_RO_rename_var,
+    NC_SUBSTRATE_SLOTS,
     .get_vara = H4_get_vara,
-    .put_vara = NC_RO_put_vara,
     .get_vars = H4_get_vars,
-    .put_vars = NCDEFAULT_put_vars,
     .get_varm = NCDEFAULT_get_varm,
-    .put_varm = NCDEFAULT_put_varm,
     .inq_var_all = H4_inq_var_all,
     .var_par_access = NC_NOTNC4_var_par_access,
-    .def_var_fill = NC_RO_def_var_fill,
-    .show_metadata = H4_show_metadata,
-    .inq_unlimdims = H4_inq_unlimdims,
-    .inq_ncid = H4_inq_ncid,
-    .inq_grps = H4_inq_grps,
-    .inq_grpname = H4_inq_grpname,
-    .inq_grpname_full = H4_inq_grpname_full,
-    .inq_grp_parent = H4_inq_grp_parent,
-    .inq_grp_full_ncid = H4_inq_grp_full_ncid,
-    .inq_varids = H4_inq_varids,
-    .inq_dimids = H4_inq_dimids,
-    .inq_typeids = H4_inq_typeids,
-    .inq_type_equal = H4_inq_type_equal,
-    .inq_typeid = H4_inq_typeid,
     NC_CLASSIC_MODEL_SLOTS,
     .inq_user_type = H4_inq_user_type,
 };
