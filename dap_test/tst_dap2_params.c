@@ -9,7 +9,9 @@
  *   - "#noseqdims" gives sequences one record;
  *   - a Byte value 255 read as int, unsigned char or float is 255 (the
  *     reference reads the same);
- *   - parameters may also come as "[key=value]" prefixes of the URL.
+ *   - parameters may also come as "[key=value]" prefixes of the URL;
+ *   - nothing in the URL is %XX-decoded, the first of a repeated parameter
+ *     wins (as the reference).
  *
  *   tst_dap2_params WORKDIR
  */
@@ -169,6 +171,40 @@ test_seq(void)
     }
 }
 
+/* Upstream's DAP2 client decodes no %XX in a URL (the reference 4.9.0
+ * does not: file:///d%20s/x is not found, #maxstrlen=1%30 is 1), and the
+ * first value of a repeated parameter wins. */
+static void
+test_url_forms(void)
+{
+    int ncid;
+    char sub[1100], url[1300];
+    static const unsigned char xs[] = {0, 0, 0, 2, 'h', 'i', 0, 0};
+    snprintf(sub, sizeof sub, "%s/d sp", dir);
+    mkdir(sub, 0755);
+    snprintf(url, sizeof url, "d sp/u");
+    put(url, "Dataset {\n    String s;\n} u;\n", "Attributes {\n}\n", xs, sizeof xs);
+    snprintf(url, sizeof url, "file://%s/d sp/u", dir);
+    CHECK(nc_open(url, NC_NOWRITE, &ncid) == NC_NOERR && nc_close(ncid) == NC_NOERR,
+          "a path with a blank opens");
+    snprintf(url, sizeof url, "file://%s/d%%20sp/u", dir);
+    CHECK(nc_open(url, NC_NOWRITE, &ncid) != NC_NOERR, "%%20 in the path is not decoded");
+    if (open_url("d sp/u", "#maxstrlen=1%30", &ncid) == NC_NOERR) {
+        CHECK(dimlen(ncid, "maxStrlen1") == 1, "maxstrlen=1%%30 is 1");
+        OK(nc_close(ncid));
+    } else {
+        CHECK(0, "#maxstrlen=1%%30: open failed");
+    }
+    snprintf(url, sizeof url, "[maxstrlen=4]file://%s/d sp/u#maxstrlen=8&maxstrlen=9", dir);
+    if (nc_open(url, NC_NOWRITE, &ncid) == NC_NOERR) {
+        CHECK(dimlen(ncid, "maxStrlen4") == 4 && dimlen(ncid, "maxStrlen8") == 0,
+              "the first maxstrlen wins");
+        OK(nc_close(ncid));
+    } else {
+        CHECK(0, "repeated maxstrlen: open failed");
+    }
+}
+
 int
 main(int argc, char **argv)
 {
@@ -177,5 +213,6 @@ main(int argc, char **argv)
     test_fill();
     test_strings();
     test_seq();
+    test_url_forms();
     return nct_summary("tst_dap2_params");
 }

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include "dap2.h"
+#include "ncdapurl.h"
 
 /* One dimension of the classic view (upstream's CDF dimension nodes). */
 typedef struct D2cdim {
@@ -67,9 +68,7 @@ typedef struct D2proj {
     size_t first[D2_MAX_RANK], stride[D2_MAX_RANK], last[D2_MAX_RANK];
 } D2proj;
 
-typedef struct D2param {
-    char *key, *value;       /* value "" when the key had none */
-} D2param;
+typedef NCDAP_param D2param; /* value "" when the key had none */
 
 typedef struct D2file {
     int ncid;                /* our ncid */

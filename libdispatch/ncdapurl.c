@@ -62,8 +62,9 @@ ncdap_pct_encode(const char *s, const char *keep)
     return out;
 }
 
+/* "key=value" or "key"; decoded once unless raw. */
 static int
-add_pair(NCDAP_url *u, const char *s, size_t n)
+add_pair(NCDAP_url *u, const char *s, size_t n, int raw)
 {
     const char *eq = memchr(s, '=', n);
     size_t kl = eq ? (size_t)(eq - s) : n;
@@ -75,8 +76,8 @@ add_pair(NCDAP_url *u, const char *s, size_t n)
         return NC_ENOMEM;
     u->params = np;
     np = &u->params[u->nparams];
-    np->key = ncdap_pct_decode(s, kl);
-    np->value = eq ? ncdap_pct_decode(eq + 1, n - kl - 1) : strdup("");
+    np->key = raw ? strndup(s, kl) : ncdap_pct_decode(s, kl);
+    np->value = !eq ? strdup("") : raw ? strndup(eq + 1, n - kl - 1) : ncdap_pct_decode(eq + 1, n - kl - 1);
     if (np->key == NULL || np->value == NULL) {
         free(np->key);
         free(np->value);
@@ -86,14 +87,14 @@ add_pair(NCDAP_url *u, const char *s, size_t n)
     return NC_NOERR;
 }
 
-int
-ncdap_params_add(NCDAP_url *u, const char *text, size_t n)
+static int
+params_add(NCDAP_url *u, const char *text, size_t n, int raw)
 {
     int stat = NC_NOERR;
     while (n > 0 && stat == NC_NOERR) {
         const char *amp = memchr(text, '&', n);
         size_t l = amp ? (size_t)(amp - text) : n;
-        stat = add_pair(u, text, l);
+        stat = add_pair(u, text, l, raw);
         text += l;
         n -= l;
         if (n > 0) {
@@ -102,6 +103,21 @@ ncdap_params_add(NCDAP_url *u, const char *text, size_t n)
         }
     }
     return stat;
+}
+
+int
+ncdap_params_add(NCDAP_url *u, const char *text, size_t n)
+{
+    return params_add(u, text, n, 0);
+}
+
+const char *
+ncdap_param_first(const NCDAP_url *u, const char *key)
+{
+    for (size_t i = 0; i < u->nparams; i++)
+        if (strcasecmp(u->params[i].key, key) == 0)
+            return u->params[i].value;
+    return NULL;
 }
 
 const char *
@@ -147,8 +163,8 @@ ncdap_url_clear(NCDAP_url *u)
     memset(u, 0, sizeof *u);
 }
 
-int
-ncdap_url_parse(const char *url, NCDAP_url *u)
+static int
+url_parse(const char *url, NCDAP_url *u, int raw)
 {
     const char *p = url, *h, *end, *q;
     size_t n;
@@ -160,14 +176,14 @@ ncdap_url_parse(const char *url, NCDAP_url *u)
             stat = NC_EURL;
             break;
         }
-        stat = add_pair(u, p + 1, (size_t)(close - p - 1));
+        stat = add_pair(u, p + 1, (size_t)(close - p - 1), raw);
         p = close + 1;
     }
     if (stat)
         goto fail;
     h = strchr(p, '#');
     end = h ? h : p + strlen(p);
-    if (h && (stat = ncdap_params_add(u, h + 1, strlen(h + 1))))
+    if (h && (stat = params_add(u, h + 1, strlen(h + 1), raw)))
         goto fail;
     q = memchr(p, '?', (size_t)(end - p));
     if (q && q + 1 < end && (u->query = strndup(q + 1, (size_t)(end - q - 1))) == NULL) {
@@ -177,7 +193,7 @@ ncdap_url_parse(const char *url, NCDAP_url *u)
     n = (size_t)((q ? q : end) - p);
     if (n > 7 && strncasecmp(p, "file://", 7) == 0) {
         u->isfile = 1;
-        u->base = ncdap_pct_decode(p + 7, n - 7);
+        u->base = raw ? strndup(p + 7, n - 7) : ncdap_pct_decode(p + 7, n - 7);
     } else if ((n > 7 && strncasecmp(p, "http://", 7) == 0)
                || (n > 8 && strncasecmp(p, "https://", 8) == 0)) {
         u->base = strndup(p, n);
@@ -192,7 +208,7 @@ ncdap_url_parse(const char *url, NCDAP_url *u)
         stat = NC_ENOMEM;
         goto fail;
     }
-    if (u->base[0] == '\0' || u->base[strlen(u->base) - 1] == '/') {
+    if ((u->isfile || !raw) && (u->base[0] == '\0' || u->base[strlen(u->base) - 1] == '/')) {
         stat = NC_EURL;
         goto fail;
     }
@@ -200,4 +216,16 @@ ncdap_url_parse(const char *url, NCDAP_url *u)
 fail:
     ncdap_url_clear(u);
     return stat;
+}
+
+int
+ncdap_url_parse(const char *url, NCDAP_url *u)
+{
+    return url_parse(url, u, 0);
+}
+
+int
+ncdap_url_parse_raw(const char *url, NCDAP_url *u)
+{
+    return url_parse(url, u, 1);
 }

@@ -34,10 +34,16 @@ typedef struct NCDAP_url {
 
 /* Parse url into u (zeroed by the caller); on failure u is cleared. */
 int ncdap_url_parse(const char *url, NCDAP_url *u);
+/* DAP2's form, as upstream's DAP2 client reads it: nothing %XX-decoded
+ * (parameter keys and values, the file:// path are kept as written), and
+ * only a file:// URL needs a dataset name. */
+int ncdap_url_parse_raw(const char *url, NCDAP_url *u);
 /* Append the "key=value&key..." pairs of n bytes of text (values decoded). */
 int ncdap_params_add(NCDAP_url *u, const char *text, size_t n);
 /* The value of key (case-insensitive; the last one given), NULL if absent. */
 const char *ncdap_param(const NCDAP_url *u, const char *key);
+/* The same, the first one given (DAP2's rule). */
+const char *ncdap_param_first(const NCDAP_url *u, const char *key);
 /* Upstream's parameter check: is key set, and (word != NULL) is word one
  * of the words of its value (separated by "+,:;")? */
 int ncdap_param_has(const NCDAP_url *u, const char *key, const char *word);
