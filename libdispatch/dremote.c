@@ -528,8 +528,9 @@ copy_overlap(const NC_remote *r, unsigned long long index, const unsigned char *
         memcpy(buf + (a - off), src + (a - bs), (size_t)(z - a));
 }
 
-/* Plan the blocks of [off, off+n) that are not cached; copy those that
- * are.  big: fully covered blocks go straight into buf. */
+/* Plan the blocks of [off, off+n) that are not cached and not in the plan's
+ * last piece; copy those that are cached.  big: fully covered blocks go
+ * straight into buf. */
 static int
 plan_range(NC_remote *r, rplan *pl, unsigned long long off, size_t n, unsigned char *buf, int big)
 {
@@ -543,6 +544,11 @@ plan_range(NC_remote *r, rplan *pl, unsigned long long off, size_t n, unsigned c
             copy_overlap(r, b, c->data, off, n, buf);
             continue;
         }
+        /* Planned already for the range before (adjacent ranges share
+         * their boundary block): plan_deliver copies it to both. */
+        if (pl->n > 0 && pl->p[pl->n - 1].cached && bs >= pl->p[pl->n - 1].off &&
+            bs < pl->p[pl->n - 1].off + pl->p[pl->n - 1].len)
+            continue;
         r->st.misses++;
         if (big && bs >= off && bs + block_len(r, b) <= off + n)
             stat = plan_block(r, pl, b, buf + (bs - off));

@@ -81,6 +81,27 @@ main(int argc, char **argv)
     CHECK(st1.bytes >= (unsigned long long)fsize / 2 && st1.retries == 0,
           "counters: %llu bytes, %llu retries", st1.bytes, st1.retries);
     NC_remote_close(r);
+    /* Adjacent ranges that share a block (as the chunks of a variable do):
+     * each block is fetched once. */
+    OK(NC_remote_open(argv[1], &r));
+    {
+        const char *e = getenv("NETCDF_BYTERANGE_BLOCKSIZE");
+        unsigned long long bs = e ? strtoull(e, NULL, 10) << (strchr(e, 'k') ? 10 : 0) : 1 << 20;
+        NC_remote_range rg[2] = {{bs + 100, bs + bs / 2 - 100}, {2 * bs + bs / 2, bs / 2 + 100}};
+        unsigned char *bufs[2];
+        for (int i = 0; i < 2; i++)
+            bufs[i] = malloc(rg[i].len);
+        NC_remote_get_stats(r, &st0);
+        OK(NC_remote_read_many(r, 2, rg, (void *const *)bufs));
+        NC_remote_get_stats(r, &st1);
+        for (int i = 0; i < 2; i++)
+            CHECK(memcmp(bufs[i], local + rg[i].off, rg[i].len) == 0, "adjacent range %d differs", i);
+        CHECK(st1.misses - st0.misses == 3, "blocks 1, 2, 3 of adjacent ranges: %llu misses",
+              st1.misses - st0.misses);
+        for (int i = 0; i < 2; i++)
+            free(bufs[i]);
+    }
+    NC_remote_close(r);
     /* Bad URLs: clean errors. */
     EXPECT(NC_remote_open("ftp://127.0.0.1/x", &r), NC_EURL);
     EXPECT(NC_remote_open("s3://bucket#mode=bytes", &r), NC_EURL);
