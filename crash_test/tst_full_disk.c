@@ -3,9 +3,11 @@
  * report the error to the caller - at the write, nc_sync or nc_close - and
  * leave what an earlier nc_sync made durable as it was: the file opens and
  * every synced record reads back.  Formats: netCDF-4, Zarr directory and
- * zip stores (classic: nc_test/tst_write_fail).
+ * zip stores; classic ("classic": a redef that grows the header, so that
+ * nc_enddef must move all data, with no room for it; record writes are
+ * nc_test/tst_write_fail).
  *
- *   tst_full_disk nc4|zarr|zip [enospc]
+ *   tst_full_disk classic|nc4|zarr|zip [enospc]
  *
  * "enospc": instead of the size limit, the disk fills up after the first
  * sync (CRASH_DISK_FULL for the LD_PRELOAD shim crash_shim, which then
@@ -61,7 +63,8 @@ main(int argc, char **argv)
     struct rlimit saved, rl;
     long long limit;
 
-    if (!strcmp(fmt, "nc4")) {
+    int classic = !strcmp(fmt, "classic");
+    if (classic || !strcmp(fmt, "nc4")) {
         snprintf(file, sizeof file, "tst_full_disk.nc");
         snprintf(path, sizeof path, "%s", file);
     } else if (!strcmp(fmt, "zarr")) {
@@ -83,14 +86,15 @@ main(int argc, char **argv)
         return 1;
 
     /* NSYNC records written and synced: what must survive */
-    if ((st = nc_create(path, NC_CLOBBER | NC_NETCDF4, &ncid))) {
+    if ((st = nc_create(path, NC_CLOBBER | (classic ? 0 : NC_NETCDF4), &ncid))) {
         printf("create %s: %s\n", path, nc_strerror(st));
         return 1;
     }
     d2[0] = nc_def_dim(ncid, "time", NC_UNLIMITED, &dt) ? -1 : dt;
     d2[1] = nc_def_dim(ncid, "x", NX, &dx) ? -1 : dx;
     CHECK(nc_def_var(ncid, "rec", NC_INT, 2, d2, &v) == NC_NOERR, "def_var");
-    CHECK(nc_def_var_chunking(ncid, v, NC_CHUNKED, ch) == NC_NOERR, "chunking");
+    if (!classic)
+        CHECK(nc_def_var_chunking(ncid, v, NC_CHUNKED, ch) == NC_NOERR, "chunking");
     CHECK(nc_enddef(ncid) == NC_NOERR, "enddef");
     for (r = 0; r < NSYNC; r++) {
         for (i = 0; i < NX; i++)
@@ -117,7 +121,17 @@ main(int argc, char **argv)
         printf("cannot set the limit (%lld)\n", limit);
         return 77;
     }
-    for (r = NSYNC; r < NSYNC + NMORE && first_err == NC_NOERR; r++) {
+    if (classic) {
+        /* 8 KiB more header: every byte of data moves */
+        char *att = calloc(1, 8192);
+        first_err = att == NULL ? NC_ENOMEM : nc_redef(ncid);
+        if (first_err == NC_NOERR)
+            first_err = nc_put_att_text(ncid, NC_GLOBAL, "big", 8192, att);
+        if (first_err == NC_NOERR)
+            first_err = nc_enddef(ncid);
+        free(att);
+    }
+    for (r = NSYNC; !classic && r < NSYNC + NMORE && first_err == NC_NOERR; r++) {
         for (i = 0; i < NX; i++)
             buf[i] = val(r, i);
         start[0] = (size_t)r;
