@@ -278,16 +278,18 @@ d4_decode_var(D4dec *d, NC4_var *var, size_t nvals, int crc, int verify, void **
 {
     size_t size = nc4_type_size(d->f, var->xtype);
     const unsigned char *start = d->p;
-    void *out;
+    void *out = *outp;
+    int own = out == NULL;
     int stat;
 
     /* every value takes one byte at least: no more values than bytes */
     if (size == 0 || nvals > (size_t)(d->end - d->p) + 1)
         return NC_EDAP;
-    if ((out = calloc(nvals ? nvals : 1, size)) == NULL)
+    if (own && (out = calloc(nvals ? nvals : 1, size)) == NULL)
         return NC_ENOMEM;
     if ((stat = d4_decode(d, var->xtype, nvals, out))) {
-        free(out);
+        if (own)
+            free(out);
         return stat;
     }
     if (crc) {
@@ -306,7 +308,8 @@ d4_decode_var(D4dec *d, NC4_var *var, size_t nvals, int crc, int verify, void **
         }
         if (stat) {
             nc4_reclaim_values(d->f, var->xtype, out, nvals);
-            free(out);
+            if (own)
+                free(out);
             return stat;
         }
     }

@@ -200,7 +200,8 @@ find_fqn(D4file *d, const char *fqn)
 /* nvals: values per variable of the response when it holds one variable
  * (0: each variable's whole shape). */
 static int
-decode_response(D4file *d, unsigned char *buf, size_t len, size_t nvals, take_fn take, void *arg)
+decode_response(D4file *d, unsigned char *buf, size_t len, size_t nvals, take_fn take, void *arg,
+                D4var *destvar, void *dest)
 {
     char *dmr = NULL, **names = NULL;
     size_t dmrlen = 0, datalen = 0, nnames = 0;
@@ -219,7 +220,7 @@ decode_response(D4file *d, unsigned char *buf, size_t len, size_t nvals, take_fn
     dec.swap = little != (*(const char *)&one == 1);
     for (size_t i = 0; i < nnames && !stat; i++) {
         D4var *dv = find_fqn(d, names[i]);
-        void *vals;
+        void *vals = dv != NULL && dv == destvar ? dest : NULL;
         size_t n;
         if (dv == NULL) {
             stat = NC_EDAP;
@@ -267,7 +268,7 @@ load_all(D4file *d)
         return NC_NOERR;
     if ((stat = fetch(d, "dap", d->ce, &buf, &len)))
         return stat;
-    stat = decode_response(d, buf, len, 0, take_whole, NULL);
+    stat = decode_response(d, buf, len, 0, take_whole, NULL, NULL, NULL);
     free(buf);
     if (stat == NC_NOERR)
         d->loaded = 1;
@@ -313,8 +314,48 @@ prefetch_small(D4file *d)
     stat = fetch(d, "dap", ce, &buf, &len);
     free(ce);
     if (stat == NC_NOERR)
-        stat = decode_response(d, buf, len, 0, take_whole, NULL);
+        stat = decode_response(d, buf, len, 0, take_whole, NULL, NULL, NULL);
     free(buf);
+    return stat;
+}
+
+/* A read larger than the slice cache: the slice decoded straight into the
+ * caller's buffer (values of a type without pointers, read in their own
+ * type), not kept. */
+typedef struct DirectArg {
+    D4var *want;
+    void *dest;
+    int got;
+} DirectArg;
+
+static int
+take_direct(D4file *d, D4var *dv, void *vals, size_t nvals, void *arg)
+{
+    DirectArg *a = arg;
+    if (dv != a->want || vals != a->dest || a->got) {
+        if (vals != a->dest) {
+            nc4_reclaim_values(d->f, dv->var->xtype, vals, nvals);
+            free(vals);
+        }
+        return NC_EDAP;
+    }
+    a->got = 1;
+    return NC_NOERR;
+}
+
+static int
+read_direct(D4file *d, D4var *dv, const char *ce, size_t nvals, void *value)
+{
+    unsigned char *buf = NULL;
+    size_t len = 0;
+    DirectArg a = {.want = dv, .dest = value};
+    int stat;
+    if ((stat = fetch(d, "dap", ce, &buf, &len)))
+        return stat;
+    stat = decode_response(d, buf, len, nvals, take_direct, &a, dv, value);
+    free(buf);
+    if (stat == NC_NOERR && !a.got)
+        stat = NC_EDAP;
     return stat;
 }
 
@@ -379,7 +420,7 @@ get_slice(D4file *d, D4var *dv, const char *ce, size_t nvals, const void **valsp
     }
     if ((stat = fetch(d, "dap", ce, &buf, &len)))
         return stat;
-    stat = decode_response(d, buf, len, nvals, take_slice, &a);
+    stat = decode_response(d, buf, len, nvals, take_slice, &a, NULL, NULL);
     free(buf);
     if (stat == NC_NOERR && (a.vals == NULL || a.nvals != nvals))
         stat = NC_EDAP;
@@ -682,6 +723,11 @@ D4_get_vars(int ncid, int varid, const size_t *start, const size_t *count, const
             size_t b = composed ? base[i] : 0, k = composed ? step[i] : 1;
             l += (size_t)snprintf(ce + l, cap - l, "[%zu:%zu:%zu]", b + st[i] * k,
                                   (size_t)sd[i] * k, b + (st[i] + (cnt[i] - 1) * (size_t)sd[i]) * k);
+        }
+        if (memtype == xtype && !nc4_type_has_pointers(f, xtype) && nvals * size > D4_CACHE_BYTES) {
+            stat = read_direct(d, dv, ce, nvals, value);
+            free(ce);
+            return stat;
         }
         stat = get_slice(d, dv, ce, nvals, &src);
         free(ce);

@@ -92,7 +92,8 @@ typedef struct D4dec {
  * On error what was decoded is reclaimed. */
 int d4_decode(D4dec *dec, nc_type xtype, size_t n, void *out);
 /* Decode one top-level variable of nvals values (its checksum after it
- * when crc; verified when verify) into a new buffer. */
+ * when crc; verified when verify) into a new buffer, or into *outp when it
+ * is not NULL (nvals values of a type without pointers: the caller's). */
 int d4_decode_var(D4dec *dec, NC4_var *var, size_t nvals, int crc, int verify, void **outp);
 
 /* ---- d4dispatch.c ---- */
