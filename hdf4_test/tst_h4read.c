@@ -251,12 +251,152 @@ hostiles(const char *src, const char *work)
     remove(path);
 }
 
+/* The first value of every variable read as double: the first error, or
+ * NC_NOERR; an open that fails is its error. */
+static int
+read_status(const char *path, const unsigned char *b, size_t n)
+{
+    FILE *fp = fopen(path, "wb");
+    if (fp == NULL || fwrite(b, 1, n, fp) != n) {
+        if (fp)
+            fclose(fp);
+        return -1;
+    }
+    fclose(fp);
+    int ncid, nvars = 0, stat = nc_open(path, NC_NOWRITE, &ncid);
+    if (stat != NC_NOERR)
+        return stat;
+    nc_inq_nvars(ncid, &nvars);
+    for (int v = 0; v < nvars && stat == NC_NOERR; v++) {
+        size_t start[NC_MAX_VAR_DIMS] = {0}, count[NC_MAX_VAR_DIMS];
+        int nd = 0;
+        double d;
+        nc_inq_varndims(ncid, v, &nd);
+        for (int i = 0; i < nd; i++)
+            count[i] = 1;
+        stat = nc_get_vara(ncid, v, start, count, &d);
+    }
+    nc_close(ncid);
+    return stat;
+}
+
+static unsigned
+get16(const unsigned char *p)
+{
+    return (unsigned)(p[0] << 8 | p[1]);
+}
+
+static unsigned
+get32(const unsigned char *p)
+{
+    return (unsigned)p[0] << 24 | (unsigned)p[1] << 16 | (unsigned)p[2] << 8 | p[3];
+}
+
+/* In an HDF4 file b of n bytes: the offset of the first compressed special
+ * element's header (*hoff) and of the descriptor of its stored bytes
+ * (*ddoff, 0 when they are not one plain element); 0 when there is no
+ * compressed element. */
+static int
+find_comp(const unsigned char *b, size_t n, size_t *hoff, size_t *ddoff)
+{
+    size_t blk = 4;
+    unsigned cref = 0;
+    *hoff = *ddoff = 0;
+    for (int pass = 0; pass < 2; pass++, blk = 4) {
+        for (int nb = 0; blk != 0 && blk + 6 <= n && nb < 64; nb++) {
+            unsigned cnt = get16(b + blk);
+            for (unsigned i = 0; i < cnt && blk + 6 + 12 * (i + 1) <= n; i++) {
+                const unsigned char *d = b + blk + 6 + 12 * i;
+                unsigned tag = get16(d), ref = get16(d + 2), off = get32(d + 4);
+                if (pass == 0 && *hoff == 0 && (tag & 0x4000) && off + 14 <= n
+                    && get16(b + off) == 3) {
+                    *hoff = off;
+                    cref = get16(b + off + 8);
+                } else if (pass == 1 && tag == 40 && ref == cref) {
+                    *ddoff = (size_t)(d - b);
+                    return 1;
+                }
+            }
+            blk = get32(b + blk + 2);
+        }
+    }
+    return *hoff != 0;
+}
+
+/* Compressed data sets (the fuzz seeds of each coder) made hostile: a
+ * decoded size no stream of that size gives, stored bytes cut short,
+ * bad coder fields, an unknown coder; then bytes flipped everywhere. */
+static void
+comp_hostiles(const char *seeds, const char *work)
+{
+    static const char *names[] = {"h4_rle.hdf", "h4_huff.hdf", "h4_nbit.hdf", "h4_szip.hdf",
+                                  "h4_szip_old.hdf", "h4_chunk_rle.hdf"};
+    char src[4096], path[4096];
+    snprintf(path, sizeof path, "%s/comphostile.hdf", work);
+    for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
+        size_t n, hoff, ddoff;
+        snprintf(src, sizeof src, "%s/%s", seeds, names[k]);
+        unsigned char *b = slurp(src, &n), *c;
+        CHECK(b != NULL);
+        if (b == NULL)
+            continue;
+        if (!find_comp(b, n, &hoff, &ddoff) || read_status(path, b, n) != NC_NOERR) {
+            printf("%s: no compressed element, or not read\n", names[k]);
+            fails++;
+            free(b);
+            continue;
+        }
+        c = malloc(n);
+        unsigned code = get16(b + hoff + 12);
+        /* a decoded size of 2 GiB from a few bytes: refused before allocating */
+        memcpy(c, b, n);
+        put32(c + hoff + 4, 0x7ffffff0u);
+        CHECK(read_status(path, c, n) == NC_EHDFERR);
+        /* the stored stream cut to 2 bytes */
+        memcpy(c, b, n);
+        if (ddoff != 0) {
+            put32(c + ddoff + 8, 2);
+            CHECK(read_status(path, c, n) == NC_EHDFERR);
+        }
+        /* coder fields: skip size 0, an N-bit field of 0 bits, szip of 0
+         * bits per pixel */
+        memcpy(c, b, n);
+        if (code == 3)
+            put32(c + hoff + 14, 0);
+        else if (code == 2)
+            put32(c + hoff + 26, 0);
+        else if (code == 5)
+            c[hoff + 26] = 0;
+        if (code == 2 || code == 3 || code == 5)
+            CHECK(read_status(path, c, n) == NC_EHDFERR);
+        /* a coder this reader does not know (JPEG's is 7) */
+        memcpy(c, b, n);
+        c[hoff + 12] = 0;
+        c[hoff + 13] = 7;
+        int st = read_status(path, c, n);
+        if (st != NC_ENOFILTER)
+            printf("%s: unknown coder: %d\n", names[k], st);
+        CHECK(st == NC_ENOFILTER);
+        /* bytes flipped or zeroed across the file: any error, no crash */
+        for (size_t i = 4; i < n; i += i < hoff + 40 && i >= hoff ? 1 : 11) {
+            memcpy(c, b, n);
+            c[i] ^= 0xff;
+            (void)hostile(path, c, n);
+            c[i] = 0;
+            (void)hostile(path, c, n);
+        }
+        free(c);
+        free(b);
+    }
+    remove(path);
+}
+
 int
 main(int argc, char **argv)
 {
     char p[4096];
     if (argc < 3) {
-        fprintf(stderr, "usage: tst_h4read DATADIR WORKDIR\n");
+        fprintf(stderr, "usage: tst_h4read DATADIR WORKDIR [SEEDDIR]\n");
         return 2;
     }
     snprintf(p, sizeof p, "%s/ref_contiguous.hdf4", argv[1]);
@@ -271,6 +411,8 @@ main(int argc, char **argv)
     hostiles(p, argv[2]);
     snprintf(p, sizeof p, "%s/ref_chunked.hdf4", argv[1]);
     chunked(p);
+    if (argc > 3)
+        comp_hostiles(argv[3], argv[2]);
     if (fails)
         fprintf(stderr, "%d checks failed\n", fails);
     else

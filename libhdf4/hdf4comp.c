@@ -315,6 +315,15 @@ h4_decompress(const unsigned char *h, size_t hl, const unsigned char *src, size_
     }
 }
 
+int
+h4_coder_known(const unsigned char *h, size_t hl)
+{
+    if (hl < 14)
+        return 0;
+    unsigned model = (unsigned)(h[10] << 8 | h[11]), code = (unsigned)(h[12] << 8 | h[13]);
+    return model == 0 && code <= CODE_SZIP;
+}
+
 /* The largest decoded size that `slen` stored bytes can honestly give:
  * what a corrupt header may not exceed (memory stays bounded). */
 size_t

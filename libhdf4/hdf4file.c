@@ -234,6 +234,8 @@ read_comp(const H4file *f, const unsigned char *h, size_t hl, int depth,
     size_t total = be32(h + 4);
     uint16_t cref = be16(h + 8);
     unsigned char *src = NULL, *out = NULL;
+    if (!h4_coder_known(h, hl))
+        return NC_ENOFILTER;   /* JPEG and the like: before any size check */
     size_t slen = 0;
     int stat = read_elem(f, T_COMPRESSED, cref, depth + 1, &src, &slen);
     if (stat)

@@ -59,6 +59,8 @@ int h4_read_vars(H4file *f, const H4var *v, const size_t *start, const size_t *c
  * src) decoded into exactly total bytes of out. */
 int h4_decompress(const unsigned char *h, size_t hl, const unsigned char *src, size_t slen,
                   unsigned char *out, size_t total);
+/* Whether header h names a model and coder this reader decodes. */
+int h4_coder_known(const unsigned char *h, size_t hl);
 /* The most bytes slen stored bytes can decode to under header h. */
 size_t h4_decompress_bound(const unsigned char *h, size_t hl, size_t slen);
 
