@@ -91,7 +91,7 @@ for f in c/base.hdf c/rle_2x25.hdf w/w_plain.hdf w/w_nbit.hdf w/w_huff.hdf w/w_c
     done < names
 done
 echo "$compared integer data sets compared with hdp dumpsds"
-[ $compared -gt 10 ] || { echo "too few data sets compared"; fail=1; }
+[ $compared -ge 6 ] || { echo "too few data sets compared"; fail=1; }
 # szip: as the deflate file each was made from
 nsz=0
 for f in "$WORK"/w/w_szip_*.hdf; do
