@@ -15,7 +15,8 @@
 #                    (-d 1 -s; plain -k nc4: W8_nccopy4; to an NCZarr directory: W8_nccopyz),
 #                    ncgen M/64 (classic, and -k nc4: W8_ncgen4)          [512]
 #   --nvars N        W7 variable count                                     [10000]
-#   --only LIST      comma list of W1..W11 (W3 runs inside the W1 64-bit job), L = limits
+#   --only LIST      comma list of W1..W11 (W3 runs inside the W1 64-bit job), L = limits,
+#                    T = two threads on one handle (not in the default run)
 #                    (this project's copy adds W9: strided read, stride 4, of a chunked
 #                    netCDF-4 variable of M/8 MiB; W10: 2000 nc_open+nc_close of a small
 #                    netCDF-4 file; W11: W5's deflate variable of M/2 MiB written one
@@ -238,6 +239,9 @@ job() {  # job NAME IMPL REP
                     fi
                     rm -rf "${d:?}"/* ;;
         Z_shard)    run_prog "$im" "$rep" nc_zarr -d "$d" -k shard ;;
+        T_classic)  run_prog "$im" "$rep" nc_threads -d "$d" -k classic -m "$MIB" ;;
+        T_nc4z)     run_prog "$im" "$rep" nc_threads -d "$d" -k nc4z -m "$HALF" ;;
+        T_zarr)     run_prog "$im" "$rep" nc_threads -d "$d" -k zarr -m "$HALF" ;;
         W6_none)    run_prog "$im" "$rep" nc4_bench -d "$d" -k zarr -m "$HALF" ;;
         W6_deflate) run_prog "$im" "$rep" nc4_bench -d "$d" -k zarr_deflate -m "$HALF" ;;
         W7_nc4)     run_prog "$im" "$rep" nc_meta -d "$d" -f nc4 -n "$NVARS" ;;
@@ -270,6 +274,7 @@ want W9 && JOBS+=(W9)
 want W10 && JOBS+=(W10)
 want W11 && JOBS+=(W11)
 want Z && JOBS+=(Z_plain Z_shard)
+[ -n "$ONLY" ] && want T && JOBS+=(T_classic T_nc4z T_zarr)
 [ -n "$D2URL" ] && JOBS+=(D2_dump_h D2_dump D2_stride D2_read)
 
 T0=$(date +%s)
