@@ -25,7 +25,7 @@ if [ "$test" = 1 ]; then
     # (hdp, ncgen-hdf, hrepack), libhdf4-0-alt (the SD library, without its
     # netCDF-2 API) and GDAL (gdal-bin, python3-gdal: the HDF4Image driver)
     # write and check the HDF4 tests' files; none pulls libnetcdf-dev.
-    need="$need netcdf-bin libnetcdf19 dpkg-dev valgrind python3-netcdf4 python3-xarray python3-dask nco hdf5-tools python3-h5py hdf5-filter-plugin hdf5-filter-plugin-blosc-serial python3-zarr hdf4-tools libhdf4-0-alt gdal-bin python3-gdal"
+    need="$need netcdf-bin libnetcdf19 dpkg-dev valgrind python3-netcdf4 python3-xarray python3-dask nco hdf5-tools python3-h5py hdf5-filter-plugin hdf5-filter-plugin-blosc-serial python3-zarr python3-fsspec hdf4-tools libhdf4-0-alt gdal-bin python3-gdal"
 fi
 # node and npm (the Zarr tests' local S3 server and zarrita): Debian's
 # packages only when no npm is on PATH (NodeSource's nodejs bundles npm and
