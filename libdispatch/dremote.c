@@ -926,8 +926,18 @@ NC_remote_get_stats(const NC_remote *r, NC_remote_stats *st)
  * (classic or HDF5), and hands the open to that format's layer -- the
  * record's table and model switched to the layer's -- which takes the
  * already open remote file from NC_remote_open (no second request). */
-static NC_Dispatch remote_table;
-static const NC_Dispatch *remote_table_ptr;
+static int remote_open_any(const char *path, int mode, int basepe,
+                           size_t *chunksizehintp, void *parameters,
+                           const NC_Dispatch *table, int ncid);
+/* Identified (model, version, open) from the start so the registry row is
+ * well formed before initialisation; the other slots are the classic
+ * layer's, copied in by remote_initialize. */
+static NC_Dispatch remote_table = {
+    .model = NC_FORMATX_NC3,
+    .dispatch_version = NC_DISPATCH_VERSION,
+    .open = remote_open_any,
+};
+static const NC_Dispatch *remote_table_ptr = &remote_table;
 
 /* The dispatch table of the built layer of model, or NULL. */
 static const NC_Dispatch *
