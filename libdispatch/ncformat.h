@@ -40,7 +40,6 @@ typedef struct NC_FormatImpl {
 
 /* The entries of the layers (each defined only in builds that have it). */
 extern const NC_FormatImpl NC3_format_impl;       /* libsrc/: CDF-1, CDF-2, CDF-5 */
-extern const NC_FormatImpl NC3_remote_format_impl; /* libsrc/: the same over HTTP byte ranges */
 extern const NC_FormatImpl NC_remote_format_impl;  /* libdispatch/dremote.c: any of them over byte ranges */
 extern const NC_FormatImpl NC4_HDF5_format_impl;  /* libhdf5/: netCDF-4 on HDF5 */
 extern const NC_FormatImpl NCZ_format_impl;       /* libnczarr/: Zarr and NCZarr */
