@@ -1,4 +1,4 @@
-/* nc3format.c: the classic layer's entries in the format registry
+/* nc3format.c: the classic layer's entry in the format registry
  * (libdispatch/ncformat.h): its dispatch table, start-up and shutdown.
  * Remote classic files come in through the byte-range row
  * (libdispatch/dremote.c), which hands their opens to this table. */
