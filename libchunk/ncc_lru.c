@@ -18,6 +18,7 @@
 #include "ncchunk.h"
 
 #define LRU_BATCH_MAX 64
+#define LRU_SMALL 8          /* batches and ranks up to this: job arrays on the stack */
 
 enum { J_EVICT, J_CHUNK, J_MERGE };
 
@@ -217,6 +218,9 @@ run_jobs(ncc_var *v, const ncc_sel *s, const unsigned char *src, ncc_entry **ev,
     uint64_t idx[NC_MAX_VAR_DIMS];
     size_t *ipool = NULL;
     uint64_t *xpool = NULL;
+    lru_job sjobs[LRU_SMALL];
+    size_t sipool[LRU_SMALL * 3 * LRU_SMALL];
+    uint64_t sxpool[LRU_SMALL * LRU_SMALL];
     int more = walk, stat;
     lru_ctx c;
 
@@ -230,14 +234,22 @@ run_jobs(ncc_var *v, const ncc_sel *s, const unsigned char *src, ncc_entry **ev,
     c.s = s;
     c.src = src;
     atomic_init(&c.status, NC_NOERR);
-    c.jobs = calloc(per, sizeof(*c.jobs));
-    ipool = calloc(per * 3 * rk, sizeof(size_t));
-    xpool = calloc(per * rk, sizeof(uint64_t));
-    if (c.jobs == NULL || ipool == NULL || xpool == NULL) {
-        free(c.jobs);
-        free(ipool);
-        free(xpool);
-        return NC_ENOMEM;
+    if (per <= LRU_SMALL && rk <= LRU_SMALL) {
+        /* The usual case on the stack: no heap block of this call stays
+         * above the chunks its tasks allocate. */
+        c.jobs = sjobs;
+        ipool = sipool;
+        xpool = sxpool;
+    } else {
+        c.jobs = calloc(per, sizeof(*c.jobs));
+        ipool = calloc(per * 3 * rk, sizeof(size_t));
+        xpool = calloc(per * rk, sizeof(uint64_t));
+        if (c.jobs == NULL || ipool == NULL || xpool == NULL) {
+            free(c.jobs);
+            free(ipool);
+            free(xpool);
+            return NC_ENOMEM;
+        }
     }
     pthread_mutex_init(&c.seq, NULL);
     if (walk)
@@ -315,9 +327,11 @@ run_jobs(ncc_var *v, const ncc_sel *s, const unsigned char *src, ncc_entry **ev,
         }
     }
     pthread_mutex_destroy(&c.seq);
-    free(c.jobs);
-    free(ipool);
-    free(xpool);
+    if (c.jobs != sjobs) {
+        free(c.jobs);
+        free(ipool);
+        free(xpool);
+    }
     return atomic_load(&c.status);
 }
 
