@@ -165,8 +165,7 @@ open_fake(NC **ncp, NC4_file **fp, int cmode)
         return stat;
     }
     if ((stat = nc4_file_new(nc, nc->ext_ncid, cmode, NC_FORMATX_NC_HDF5, NULL, fp))) {
-        NC_registry_remove(nc);
-        NC_free(nc);
+        NC_registry_remove(nc); /* frees the record */
         return stat;
     }
     (*fp)->indef = 1;
@@ -177,9 +176,8 @@ open_fake(NC **ncp, NC4_file **fp, int cmode)
 static void
 close_fake(NC *nc, NC4_file *f)
 {
-    NC_registry_remove(nc);
     nc4_file_free(f);
-    NC_free(nc);
+    NC_registry_remove(nc); /* frees the record */
 }
 
 static void
