@@ -181,6 +181,8 @@ typedef struct {
     int nd;
     hsize_t start[H5S_MAX_RANK], count[H5S_MAX_RANK], stride[H5S_MAX_RANK];
     size_t n;
+    hid_t fsid;                   /* the dataset's file space (the caller closes it) */
+    hsize_t fdims[H5S_MAX_RANK];  /* and its extent */
 } par_access_t;
 
 static int
@@ -191,6 +193,7 @@ par_prepare(int ncid, int varid, const size_t *startp, const size_t *countp,
     int stat, zero = 0;
 
     memset(a, 0, sizeof *a);
+    a->fsid = -1;
     if ((hf = par_file(ncid, &a->f)) == NULL)
         return NC_EBADID;
     a->comm = ((nc4h5_par *)hf->par)->comm;
@@ -228,6 +231,12 @@ par_prepare(int ncid, int varid, const size_t *startp, const size_t *countp,
     }
     if (zero)
         a->n = 0;
+    /* Variable-length data cannot go through MPI-IO here. */
+    if (a->var->xtype == NC_STRING || nc4_type_has_pointers(a->f, a->var->xtype))
+        return NC_EINVAL;
+    if ((a->fsid = H5Dget_space(a->hv->did)) < 0 ||
+        (a->nd > 0 && H5Sget_simple_extent_dims(a->fsid, a->fdims, NULL) != a->nd))
+        return NC_EHDFERR;
     return NC_NOERR;
 }
 
@@ -262,8 +271,7 @@ nc4h5_par_put_vars(int ncid, int varid, const size_t *startp, const size_t *coun
                    const ptrdiff_t *stridep, const void *value, nc_type memtype)
 {
     par_access_t a;
-    hid_t fsid = -1, msid = -1, mtid = -1, dxpl = -1;
-    hsize_t fdims[H5S_MAX_RANK];
+    hid_t msid = -1, mtid = -1, dxpl = -1;
     unsigned long long ext[H5S_MAX_RANK];
     int extend = 0, range = 0, stat;
     size_t size = 0;
@@ -273,22 +281,13 @@ nc4h5_par_put_vars(int ncid, int varid, const size_t *startp, const size_t *coun
     nc4h5_lock();
     if ((stat = par_prepare(ncid, varid, startp, countp, stridep, memtype, &a)))
         goto done;
-    if (a.var->xtype == NC_STRING || nc4_type_has_pointers(a.f, a.var->xtype)) {
-        stat = NC_EINVAL;
-        goto done;
-    }
-    if ((fsid = H5Dget_space(a.hv->did)) < 0 ||
-        (a.nd > 0 && H5Sget_simple_extent_dims(fsid, fdims, NULL) != a.nd)) {
-        stat = NC_EHDFERR;
-        goto done;
-    }
     for (int d = 0; d < a.nd; d++) {
         hsize_t last = a.count[d] ? a.start[d] + a.stride[d] * (a.count[d] - 1) : a.start[d];
-        ext[d] = fdims[d];
+        ext[d] = a.fdims[d];
         if (!a.var->dims[d]->unlimited) {
-            if ((stat = ncc_check_bound(a.start[d], a.count[d], a.stride[d], fdims[d], a.n == 0)))
+            if ((stat = ncc_check_bound(a.start[d], a.count[d], a.stride[d], a.fdims[d], a.n == 0)))
                 goto done;
-        } else if (a.n > 0 && last >= fdims[d]) {
+        } else if (a.n > 0 && last >= a.fdims[d]) {
             ext[d] = last + 1;
             extend = 1;
         }
@@ -315,8 +314,8 @@ nc4h5_par_put_vars(int ncid, int varid, const size_t *startp, const size_t *coun
             stat = NC_EHDFERR;
             goto done;
         }
-        H5Sclose(fsid);
-        if ((fsid = H5Dget_space(a.hv->did)) < 0) {
+        H5Sclose(a.fsid);
+        if ((a.fsid = H5Dget_space(a.hv->did)) < 0) {
             stat = NC_EHDFERR;
             goto done;
         }
@@ -375,22 +374,22 @@ nc4h5_par_put_vars(int ncid, int varid, const size_t *startp, const size_t *coun
         if (!a.collective)
             goto done;
         msid = H5Screate(H5S_NULL);
-        if (msid >= 0 && H5Sselect_none(fsid) < 0)
+        if (msid >= 0 && H5Sselect_none(a.fsid) < 0)
             stat = NC_EHDFERR;
     } else {
-        if (H5Sselect_hyperslab(fsid, H5S_SELECT_SET, a.start, a.stride, a.count, NULL) < 0)
+        if (H5Sselect_hyperslab(a.fsid, H5S_SELECT_SET, a.start, a.stride, a.count, NULL) < 0)
             stat = NC_EHDFERR;
         msid = H5Screate_simple(a.nd, a.count, NULL);
     }
     if (stat == NC_NOERR && (msid < 0 || (dxpl = par_dxpl(a.collective)) < 0))
         stat = NC_EHDFERR;
-    if (stat == NC_NOERR && H5Dwrite(a.hv->did, mtid, msid, fsid, dxpl, src) < 0)
+    if (stat == NC_NOERR && H5Dwrite(a.hv->did, mtid, msid, a.fsid, dxpl, src) < 0)
         stat = NC_EHDFERR;
 done:
     free(buf);
     if (dxpl >= 0) H5Pclose(dxpl);
     if (msid >= 0) H5Sclose(msid);
-    if (fsid >= 0) H5Sclose(fsid);
+    if (a.fsid >= 0) H5Sclose(a.fsid);
     if (mtid >= 0) H5Tclose(mtid);
     nc4h5_unlock();
     if (stat)
@@ -412,8 +411,8 @@ nc4h5_par_get_vars(int ncid, int varid, const size_t *startp, const size_t *coun
                    const ptrdiff_t *stridep, void *value, nc_type memtype)
 {
     par_access_t a;
-    hid_t fsid = -1, msid = -1, mtid = -1, dxpl = -1;
-    hsize_t fdims[H5S_MAX_RANK], incount[H5S_MAX_RANK], zeros[H5S_MAX_RANK] = {0};
+    hid_t msid = -1, mtid = -1, dxpl = -1;
+    hsize_t incount[H5S_MAX_RANK], zeros[H5S_MAX_RANK] = {0};
     size_t size = 0, nin = 1;
     int partial = 0, range = 0, stat;
     unsigned char *buf = NULL;
@@ -421,17 +420,8 @@ nc4h5_par_get_vars(int ncid, int varid, const size_t *startp, const size_t *coun
     nc4h5_lock();
     if ((stat = par_prepare(ncid, varid, startp, countp, stridep, memtype, &a)))
         goto done;
-    if (a.var->xtype == NC_STRING || nc4_type_has_pointers(a.f, a.var->xtype)) {
-        stat = NC_EINVAL;
-        goto done;
-    }
-    if ((fsid = H5Dget_space(a.hv->did)) < 0 ||
-        (a.nd > 0 && H5Sget_simple_extent_dims(fsid, fdims, NULL) != a.nd)) {
-        stat = NC_EHDFERR;
-        goto done;
-    }
     for (int d = 0; d < a.nd; d++) {
-        hsize_t len = fdims[d];
+        hsize_t len = a.fdims[d];
         if (a.var->dims[d]->unlimited && (hsize_t)a.var->dims[d]->len > len)
             len = a.var->dims[d]->len;
         if ((stat = ncc_check_bound(a.start[d], a.count[d], a.stride[d], len, a.n == 0)))
@@ -439,10 +429,10 @@ nc4h5_par_get_vars(int ncid, int varid, const size_t *startp, const size_t *coun
         /* The part of the request inside this dataset's extent; the rest
          * (an unlimited dimension another variable grew) reads as fill. */
         incount[d] = a.count[d];
-        if (a.count[d] && a.start[d] + a.stride[d] * (a.count[d] - 1) >= fdims[d]) {
-            incount[d] = a.start[d] >= fdims[d]
+        if (a.count[d] && a.start[d] + a.stride[d] * (a.count[d] - 1) >= a.fdims[d]) {
+            incount[d] = a.start[d] >= a.fdims[d]
                              ? 0
-                             : (fdims[d] - a.start[d] + a.stride[d] - 1) / a.stride[d];
+                             : (a.fdims[d] - a.start[d] + a.stride[d] - 1) / a.stride[d];
             partial = 1;
         }
         nin *= (size_t)incount[d];
@@ -479,10 +469,10 @@ nc4h5_par_get_vars(int ncid, int varid, const size_t *startp, const size_t *coun
         if (!a.collective)
             goto convert;
         msid = H5Screate(H5S_NULL);
-        if (msid >= 0 && H5Sselect_none(fsid) < 0)
+        if (msid >= 0 && H5Sselect_none(a.fsid) < 0)
             stat = NC_EHDFERR;
     } else {
-        if (H5Sselect_hyperslab(fsid, H5S_SELECT_SET, a.start, a.stride, incount, NULL) < 0)
+        if (H5Sselect_hyperslab(a.fsid, H5S_SELECT_SET, a.start, a.stride, incount, NULL) < 0)
             stat = NC_EHDFERR;
         msid = H5Screate_simple(a.nd, a.count, NULL);
         if (msid >= 0 && partial &&
@@ -491,7 +481,7 @@ nc4h5_par_get_vars(int ncid, int varid, const size_t *startp, const size_t *coun
     }
     if (stat == NC_NOERR && (msid < 0 || (dxpl = par_dxpl(a.collective)) < 0))
         stat = NC_EHDFERR;
-    if (stat == NC_NOERR && H5Dread(a.hv->did, mtid, msid, fsid, dxpl, buf) < 0)
+    if (stat == NC_NOERR && H5Dread(a.hv->did, mtid, msid, a.fsid, dxpl, buf) < 0)
         stat = NC_EHDFERR;
     if (stat)
         goto done;
@@ -510,7 +500,7 @@ done:
         free(buf);
     if (dxpl >= 0) H5Pclose(dxpl);
     if (msid >= 0) H5Sclose(msid);
-    if (fsid >= 0) H5Sclose(fsid);
+    if (a.fsid >= 0) H5Sclose(a.fsid);
     if (mtid >= 0) H5Tclose(mtid);
     nc4h5_unlock();
     if (stat)
