@@ -28,38 +28,6 @@ d2_projs_free(D2file *f)
     f->selection = NULL;
 }
 
-static int
-hexdigit(int c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
-/* A name of a constraint, %XX decoded. */
-static char *
-ce_name(const char *s, size_t n)
-{
-    char *out = malloc(n + 1), *q = out;
-    if (out == NULL)
-        return NULL;
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] == '%' && i + 2 < n && hexdigit((unsigned char)s[i + 1]) >= 0
-            && hexdigit((unsigned char)s[i + 2]) >= 0) {
-            *q++ = (char)(hexdigit((unsigned char)s[i + 1]) * 16 + hexdigit((unsigned char)s[i + 2]));
-            i += 2;
-        } else {
-            *q++ = s[i];
-        }
-    }
-    *q = '\0';
-    return out;
-}
-
 /* "[a]", "[a:b]" or "[a:s:b]" at *pp. */
 static int
 ce_slab(const char **pp, size_t *first, size_t *stride, size_t *last)
@@ -118,7 +86,7 @@ d2_parse_constraint(D2file *f)
             if (pr->nnames >= D2_MAX_DEPTH || (nn = realloc(pr->names, (pr->nnames + 1) * sizeof *nn)) == NULL)
                 return pr->nnames >= D2_MAX_DEPTH ? NC_EDAPCONSTRAINT : NC_ENOMEM;
             pr->names = nn;
-            if ((pr->names[pr->nnames++] = ce_name(s, (size_t)(p - s))) == NULL)
+            if ((pr->names[pr->nnames++] = ncdap_pct_decode(s, (size_t)(p - s))) == NULL)
                 return NC_ENOMEM;
             pr->nslab = 0;  /* only the last name's hyperslab counts */
             while (p < pend && *p == '[') {
