@@ -48,65 +48,59 @@ ncp_get(int ncid, NC **ncp, NCP_file **fp)
 
 /* ---- files --------------------------------------------------------------- */
 
+/* Create (create != 0) or open path through PnetCDF for the record ncid;
+ * the mode's flags outside allowed are NC_EINVAL, no MPI parameters are
+ * NC_ENOPAR.  Both start with independent access, as upstream. */
 static int
-NCP_create(const char *path, int cmode, size_t initialsz, int basepe, size_t *chunksizehintp,
-           void *parameters, const NC_Dispatch *table, int ncid)
+ncp_start(const char *path, int mode, int allowed, int pass, int create,
+          const NC_MPI_INFO *mpi, int ncid)
 {
-    const NC_MPI_INFO *mpi = parameters;
     NCP_file *f;
     NC *nc;
     int stat;
-    (void)initialsz; (void)basepe; (void)chunksizehintp; (void)table;
     if ((stat = NC_check_id(ncid, &nc)))
         return stat;
-    if (cmode & ~NCP_CREATE_FLAGS)
+    if (mode & ~allowed)
         return NC_EINVAL;
     if (mpi == NULL)
         return NC_ENOPAR;
     if ((f = calloc(1, sizeof *f)) == NULL)
         return NC_ENOMEM;
-    if ((stat = ncmpi_create(mpi->comm, path, cmode & NCP_PASS_CREATE, mpi->info, &f->pncid))) {
+    stat = create ? ncmpi_create(mpi->comm, path, mode & pass, mpi->info, &f->pncid)
+                  : ncmpi_open(mpi->comm, path, mode & pass, mpi->info, &f->pncid);
+    if (stat) {
         free(f);
         return stat;
     }
-    /* Independent access until nc_var_par_access says otherwise, as
-     * upstream; it starts at enddef. */
     f->indep = 1;
+    /* A created file is in define mode and enters independent data mode at
+     * enddef; an open one is in data mode now. */
+    if (!create) {
+        f->indata = 1;
+        if ((stat = ncmpi_begin_indep_data(f->pncid))) {
+            ncmpi_close(f->pncid);
+            free(f);
+            return stat;
+        }
+    }
     nc->dispatchdata = f;
     return NC_NOERR;
+}
+
+static int
+NCP_create(const char *path, int cmode, size_t initialsz, int basepe, size_t *chunksizehintp,
+           void *parameters, const NC_Dispatch *table, int ncid)
+{
+    (void)initialsz; (void)basepe; (void)chunksizehintp; (void)table;
+    return ncp_start(path, cmode, NCP_CREATE_FLAGS, NCP_PASS_CREATE, 1, parameters, ncid);
 }
 
 static int
 NCP_open(const char *path, int omode, int basepe, size_t *chunksizehintp, void *parameters,
          const NC_Dispatch *table, int ncid)
 {
-    const NC_MPI_INFO *mpi = parameters;
-    NCP_file *f;
-    NC *nc;
-    int stat;
     (void)basepe; (void)chunksizehintp; (void)table;
-    if ((stat = NC_check_id(ncid, &nc)))
-        return stat;
-    if (omode & ~NCP_OPEN_FLAGS)
-        return NC_EINVAL;
-    if (mpi == NULL)
-        return NC_ENOPAR;
-    if ((f = calloc(1, sizeof *f)) == NULL)
-        return NC_ENOMEM;
-    if ((stat = ncmpi_open(mpi->comm, path, omode & NCP_PASS_OPEN, mpi->info, &f->pncid))) {
-        free(f);
-        return stat;
-    }
-    /* An open file is in data mode, with independent access. */
-    f->indata = 1;
-    f->indep = 1;
-    if ((stat = ncmpi_begin_indep_data(f->pncid))) {
-        ncmpi_close(f->pncid);
-        free(f);
-        return stat;
-    }
-    nc->dispatchdata = f;
-    return NC_NOERR;
+    return ncp_start(path, omode, NCP_OPEN_FLAGS, NCP_PASS_OPEN, 0, parameters, ncid);
 }
 
 static int
