@@ -689,7 +689,10 @@ ncg_typesize(nc_type t)
     }
 }
 
-/* Convert constant v to type t into out (native). Strings convert as 0. */
+/* Convert constant v to type t into out (native). Strings convert as 0.
+ * out may be unaligned (a member of a packed compound), hence memcpy. */
+#define PUT(T, X) do { T put_tmp_ = (X); memcpy(out, &put_tmp_, sizeof put_tmp_); } while (0)
+
 static void
 convert(const cval *v, nc_type t, void *out)
 {
@@ -704,31 +707,31 @@ convert(const cval *v, nc_type t, void *out)
     }
     if (isint) {
         switch (t) {
-        case NC_BYTE: case NC_CHAR: *(int8_t *)out = (int8_t)u; break;
-        case NC_UBYTE: *(uint8_t *)out = (uint8_t)u; break;
-        case NC_SHORT: *(int16_t *)out = (int16_t)u; break;
-        case NC_USHORT: *(uint16_t *)out = (uint16_t)u; break;
-        case NC_INT: *(int32_t *)out = (int32_t)u; break;
-        case NC_UINT: *(uint32_t *)out = (uint32_t)u; break;
-        case NC_INT64: *(int64_t *)out = i; break;
-        case NC_UINT64: *(uint64_t *)out = u; break;
-        case NC_FLOAT: *(float *)out = isuns ? (float)u : (float)i; break;
-        case NC_DOUBLE: *(double *)out = isuns ? (double)u : (double)i; break;
+        case NC_BYTE: case NC_CHAR: PUT(int8_t, (int8_t)u); break;
+        case NC_UBYTE: PUT(uint8_t, (uint8_t)u); break;
+        case NC_SHORT: PUT(int16_t, (int16_t)u); break;
+        case NC_USHORT: PUT(uint16_t, (uint16_t)u); break;
+        case NC_INT: PUT(int32_t, (int32_t)u); break;
+        case NC_UINT: PUT(uint32_t, (uint32_t)u); break;
+        case NC_INT64: PUT(int64_t, i); break;
+        case NC_UINT64: PUT(uint64_t, u); break;
+        case NC_FLOAT: PUT(float, isuns ? (float)u : (float)i); break;
+        case NC_DOUBLE: PUT(double, isuns ? (double)u : (double)i); break;
         default: break;
         }
         return;
     }
     switch (t) {
-    case NC_BYTE: case NC_CHAR: *(int8_t *)out = (int8_t)d2i32(d); break;
-    case NC_UBYTE: *(uint8_t *)out = (uint8_t)d2i32(d); break;
-    case NC_SHORT: *(int16_t *)out = (int16_t)d2i32(d); break;
-    case NC_USHORT: *(uint16_t *)out = (uint16_t)d2i32(d); break;
-    case NC_INT: *(int32_t *)out = d2i32(d); break;
-    case NC_UINT: *(uint32_t *)out = (uint32_t)d2i64(d); break;
-    case NC_INT64: *(int64_t *)out = d2i64(d); break;
-    case NC_UINT64: *(uint64_t *)out = d2u64(d); break;
-    case NC_FLOAT: *(float *)out = v->t == NC_FLOAT ? v->f : (float)d; break;
-    case NC_DOUBLE: *(double *)out = d; break;
+    case NC_BYTE: case NC_CHAR: PUT(int8_t, (int8_t)d2i32(d)); break;
+    case NC_UBYTE: PUT(uint8_t, (uint8_t)d2i32(d)); break;
+    case NC_SHORT: PUT(int16_t, (int16_t)d2i32(d)); break;
+    case NC_USHORT: PUT(uint16_t, (uint16_t)d2i32(d)); break;
+    case NC_INT: PUT(int32_t, d2i32(d)); break;
+    case NC_UINT: PUT(uint32_t, (uint32_t)d2i64(d)); break;
+    case NC_INT64: PUT(int64_t, d2i64(d)); break;
+    case NC_UINT64: PUT(uint64_t, d2u64(d)); break;
+    case NC_FLOAT: PUT(float, v->t == NC_FLOAT ? v->f : (float)d); break;
+    case NC_DOUBLE: PUT(double, d); break;
     default: break;
     }
 }
@@ -745,20 +748,21 @@ static void
 default_fill(nc_type t, void *out)
 {
     switch (t) {
-    case NC_BYTE: *(int8_t *)out = NC_FILL_BYTE; break;
-    case NC_CHAR: *(char *)out = NC_FILL_CHAR; break;
-    case NC_UBYTE: *(uint8_t *)out = NC_FILL_UBYTE; break;
-    case NC_SHORT: *(int16_t *)out = NC_FILL_SHORT; break;
-    case NC_USHORT: *(uint16_t *)out = NC_FILL_USHORT; break;
-    case NC_INT: *(int32_t *)out = NC_FILL_INT; break;
-    case NC_UINT: *(uint32_t *)out = NC_FILL_UINT; break;
-    case NC_INT64: *(int64_t *)out = NC_FILL_INT64; break;
-    case NC_UINT64: *(uint64_t *)out = NC_FILL_UINT64; break;
-    case NC_FLOAT: *(float *)out = NC_FILL_FLOAT; break;
-    case NC_DOUBLE: *(double *)out = NC_FILL_DOUBLE; break;
+    case NC_BYTE: PUT(int8_t, NC_FILL_BYTE); break;
+    case NC_CHAR: PUT(char, NC_FILL_CHAR); break;
+    case NC_UBYTE: PUT(uint8_t, NC_FILL_UBYTE); break;
+    case NC_SHORT: PUT(int16_t, NC_FILL_SHORT); break;
+    case NC_USHORT: PUT(uint16_t, NC_FILL_USHORT); break;
+    case NC_INT: PUT(int32_t, NC_FILL_INT); break;
+    case NC_UINT: PUT(uint32_t, NC_FILL_UINT); break;
+    case NC_INT64: PUT(int64_t, NC_FILL_INT64); break;
+    case NC_UINT64: PUT(uint64_t, NC_FILL_UINT64); break;
+    case NC_FLOAT: PUT(float, NC_FILL_FLOAT); break;
+    case NC_DOUBLE: PUT(double, NC_FILL_DOUBLE); break;
     default: break;
     }
 }
+#undef PUT
 
 /* ---- model ------------------------------------------------------------------- */
 static int
