@@ -249,6 +249,7 @@ def main():
             nc.nc_close(ncid)
         nctst.check(vals[0] == vals[1], "fnoc1.nc u: http %s, file:// %s" % (vals[0][:6], vals[1][:6]))
         client_params(nc, ours, base, port, vals[1])
+        members(nc, ours, base, port, data)
     nctst.finish("tst_dap2_http")
 
 
@@ -310,6 +311,88 @@ def client_params(nc, ours, base, port, want):
         n = len(requests(port))
         nctst.check(n == (0 if "wholevar" in frag else 1), "fnoc1.nc%s: read again: %d requests" % (frag, n))
         nc.nc_close(ncid)
+
+
+REFLIB = "/usr/lib/x86_64-linux-gnu/libnetcdf.so.19"
+# One nc_get_vars_double in a fresh process (the reference library is never
+# loaded beside ours): prints the status, the values and the requests made.
+VARS_READER = r"""
+import ctypes, json, sys, urllib.request
+lib, url, var, port = sys.argv[1:5]
+st, ct, sd = (json.loads(a) for a in sys.argv[5:8])
+nc = ctypes.CDLL(lib)
+ncid, varid = ctypes.c_int(), ctypes.c_int()
+assert nc.nc_open(url.encode(), 0, ctypes.byref(ncid)) == 0
+assert nc.nc_inq_varid(ncid, var.encode(), ctypes.byref(varid)) == 0
+n, tot = len(st), 1
+for c in ct:
+    tot *= c
+buf = (ctypes.c_double * tot)()
+urllib.request.urlopen("http://127.0.0.1:%s/_reset" % port).read()
+r = nc.nc_get_vars_double(ncid, varid, (ctypes.c_size_t * n)(*st), (ctypes.c_size_t * n)(*ct),
+                          (ctypes.c_ssize_t * n)(*sd), buf)
+reqs = json.loads(urllib.request.urlopen("http://127.0.0.1:%s/_requests" % port).read())
+nc.nc_close(ncid)
+print(json.dumps([r, list(buf), reqs]))
+"""
+
+
+def vars_read(lib, url, port, var, st, ct, sd):
+    r = subprocess.run([sys.executable, "-c", VARS_READER, lib, url, var, str(port),
+                        json.dumps(st), json.dumps(ct), json.dumps(sd)],
+                       capture_output=True, text=True, timeout=120)
+    if r.returncode != 0:
+        return None, None, [r.stderr[-300:]]
+    st_, vals, reqs = json.loads(r.stdout)
+    return st_, vals, [urllib.parse.unquote(q) for q in reqs]
+
+
+def members(nc, ours, base, port, data):
+    """Members of sequences and of structure arrays are fetched with a
+    constraint naming them, as upstream does (never the whole .dods):
+    sequence members whole (after one request per sequence for its record
+    count), structure array members with the hyperslab on the array and on
+    the member; no more requests than the reference, the values of file://."""
+    lib = sys.argv[2]
+    for opt, name in ((["-h"], "test.07"), ([], "test.07"), (["-v", "person.age"], "test.07"),
+                      (["-v", "types.f32"], "test.50")):
+        got = []
+        for exe in (ours, REF):
+            counts(port, reset=True)
+            rc, out = run([exe] + opt + [base + name])
+            got.append((rc, out, requests(port)))
+        (orc, oout, oreq), (rrc, rout, rreq) = got
+        whole = [q for q in oreq if q.endswith(".dods")]
+        nctst.check(orc == 0 and oout == rout, "%s %s: ours and the reference differ" % (name, opt))
+        nctst.check(not whole and len(oreq) <= len(rreq),
+                    "%s %s: requests %s (the reference %s)" % (name, opt, oreq, rreq))
+    # ncdump -v person.age: the count of each sequence, nothing of the others' members
+    counts(port, reset=True)
+    run([ours, "-v", "person.age", base + "test.07"])
+    oreq = [q.split("?", 1)[1] for q in requests(port) if ".dods?" in q]
+    nctst.check(oreq == ["person.age", "types.b"], "-v person.age test.07: .dods requests %s" % oreq)
+    # partial reads: (url, variable, start, count, stride, the query asked)
+    cases = (("test.53#noprefetch", "types.ss.ui16", [1, 2], [3, 4], [3, 2],
+              "types[1:3:7].ss.ui16[2:2:8]"),
+             ("test.50#noprefetch", "types.f64", [1], [4], [2], "types[1:2:7].f64"),
+             ("test.50#noprefetch", "types.i16", [0], [10], [1], "types.i16"),
+             ("synth3#noprefetch", "S1.v1", [1, 0], [1, 2], [1, 2], "S1[1:1:1].v1[0:2:2]"),
+             ("test.07#noprefetch", "types.f32", [1], [2], [1], "types.f32"),
+             # read from the response that counted the records at open
+             ("test.07#noprefetch", "person.age", [0], [5], [1], None))
+    for url, var, st, ct, sd, query in cases:
+        name = url.split("#")[0]
+        ost, ovals, oreq = vars_read(lib, base + url, port, var, st, ct, sd)
+        fst, fvals, _ = vars_read(lib, "file://%s/%s" % (data, name), port, var, st, ct, sd)
+        nctst.check(ost == 0 and fst == 0 and ovals == fvals,
+                    "%s %s: http %s, file:// %s" % (url, var, ovals, fvals))
+        dods = [q for q in oreq if ".dods" in q]
+        nctst.check(dods == ([] if query is None else ["/%s.dods?%s" % (name, query)]),
+                    "%s %s: requests %s (want .dods?%s)" % (url, var, oreq, query))
+        if os.path.exists(REFLIB):
+            _, _, rreq = vars_read(REFLIB, base + url, port, var, st, ct, sd)
+            nctst.check(len(oreq) <= len(rreq), "%s %s: requests %s, the reference %s"
+                        % (url, var, oreq, rreq))
 
 
 if __name__ == "__main__":

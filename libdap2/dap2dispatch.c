@@ -349,15 +349,31 @@ gather(const D2node *col, size_t nd, const size_t *shape, const size_t *start,
     }
 }
 
-/* Is every container of v a Dataset, Grid or scalar Structure (so one
- * constraint on v alone selects exactly what is asked)? */
+/* How a read of v over http is asked for (upstream's fetch projection):
+ * D2_ASK_SLAB: one constraint selects exactly the values asked for (the
+ * hyperslab on v and on the structure arrays above it); D2_ASK_WHOLE: a
+ * member of a sequence, asked for whole (servers select no records by
+ * index); D2_ASK_DODS: the whole response (a sequence nested in a sequence
+ * or in an array, or a structure array under a constraint in the URL, whose
+ * indices the URL's constraint has already shifted). */
+enum { D2_ASK_SLAB, D2_ASK_WHOLE, D2_ASK_DODS };
+
 static int
-constrainable(const D2node *v)
+ask_kind(const D2file *f, const D2node *v)
 {
-    for (const D2node *p = v->parent; p && p->kind != D2_DATASET; p = p->parent)
-        if (p->kind == D2_SEQUENCE || (p->kind == D2_STRUCTURE && p->rank > 0))
-            return 0;
-    return 1;
+    int nseq = 0, arrays = 0, arrayabove = 0;
+    for (const D2node *p = v->parent; p && p->kind != D2_DATASET; p = p->parent) {
+        if (p->kind == D2_SEQUENCE)
+            nseq++;
+        else if (p->kind == D2_STRUCTURE && p->rank > 0) {
+            arrays++;
+            if (nseq > 0)
+                arrayabove = 1;
+        }
+    }
+    if (nseq > 1 || arrayabove || (arrays > 0 && f->query != NULL))
+        return D2_ASK_DODS;
+    return nseq == 1 ? D2_ASK_WHOLE : D2_ASK_SLAB;
 }
 
 /* The lazy prefetch (upstream's rule): at the first read, one request for
@@ -428,6 +444,15 @@ cached_var(D2file *f, const D2var *v, D2node **colp, D2node **ownp)
         *colp = col;
         return NC_NOERR;
     }
+    if ((stat = d2_cache_put(f, v->node, resp, size)))
+        return stat;
+    *colp = col;
+    return NC_NOERR;
+}
+
+int
+d2_cache_put(D2file *f, const D2node *var, D2node *resp, size_t size)
+{
     if (!f->cache) {
         /* keep only the last response */
         for (size_t i = 0; i < f->ncached; i++)
@@ -448,12 +473,11 @@ cached_var(D2file *f, const D2var *v, D2node **colp, D2node **ownp)
         return NC_ENOMEM;
     }
     f->cached = nc;
-    f->cached[f->ncached].var = v->node;
+    f->cached[f->ncached].var = var;
     f->cached[f->ncached].resp = resp;
     f->cached[f->ncached].size = size;
     f->ncached++;
     f->cachesize += size;
-    *colp = col;
     return NC_NOERR;
 }
 
@@ -467,6 +491,7 @@ D2_get_vars(int ncid, int varid, const size_t *start, const size_t *count,
     ptrdiff_t st[NC_MAX_VAR_DIMS], one[NC_MAX_VAR_DIMS];
     size_t nd, total = 1, es;
     unsigned char *tmp = NULL;
+    int ask;
     SUB(ncid);
     (void)sub;
 
@@ -508,9 +533,9 @@ D2_get_vars(int ncid, int varid, const size_t *start, const size_t *count,
             return stat;
         if (col->ncol != v->nelems)
             return NC_EDATADDS;
-    } else if (!f->isfile && constrainable(v->node)) {
+    } else if (!f->isfile && (ask = ask_kind(f, v->node)) != D2_ASK_DODS) {
         int whole = 1;  /* "wholevar": always the whole variable, as upstream */
-        for (size_t i = 0; i < nd && !f->wholevar; i++)
+        for (size_t i = 0; i < nd && !f->wholevar && ask == D2_ASK_SLAB; i++)
             if (start[i] != 0 || count[i] != shape[i] || (count[i] > 1 && st[i] != 1))
                 whole = 0;
         if (whole && (stat = cached_var(f, v, &col, &owned)))

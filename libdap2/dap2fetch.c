@@ -176,15 +176,26 @@ sb_name(Sb *b, const char *s)
     return stat;
 }
 
+/* One hyperslab [first:stride:last] of a projection. */
+static int
+sb_slab(Sb *b, size_t first, size_t step, size_t last)
+{
+    char dim[96];
+    int n = snprintf(dim, sizeof dim, "[%zu:%zu:%zu]", first, step, last);
+    return sb_add(b, dim, (size_t)n);
+}
+
 /* The projection of one variable: its path below the dataset, and when
- * start is not NULL a hyperslab [first:stride:last] per dimension (nd). */
+ * start is not NULL a hyperslab [first:stride:last] per dimension (nd of
+ * them: those of its containers that are arrays, outermost first, then its
+ * own, as the classic view orders them). */
 static int
 sb_projection(Sb *b, const D2file *f, const D2node *v, size_t nd, const size_t *start,
               const size_t *count, const ptrdiff_t *stride)
 {
     const D2proj *pr = d2_user_proj(f, v);
     const D2node *path[D2_MAX_DEPTH + 2];
-    size_t depth = 0;
+    size_t depth = 0, k = 0;
     int stat;
     for (const D2node *p = v; p && p->kind != D2_DATASET; p = p->parent) {
         if (depth >= D2_MAX_DEPTH + 1)
@@ -192,8 +203,17 @@ sb_projection(Sb *b, const D2file *f, const D2node *v, size_t nd, const size_t *
         path[depth++] = p;
     }
     while (depth > 0) {
-        if ((stat = sb_name(b, path[--depth]->name)))
+        const D2node *p = path[--depth];
+        if ((stat = sb_name(b, p->name)))
             return stat;
+        /* a container array: the slabs of its dimensions */
+        for (size_t i = 0; start != NULL && p != v && i < p->rank; i++, k++) {
+            if (k >= nd)
+                return NC_EINVAL;
+            if ((stat = sb_slab(b, start[k], (size_t)stride[k],
+                                start[k] + (count[k] - 1) * (size_t)stride[k])))
+                return stat;
+        }
         if (depth > 0 && (stat = sb_add(b, ".", 1)))
             return stat;
     }
@@ -201,13 +221,12 @@ sb_projection(Sb *b, const D2file *f, const D2node *v, size_t nd, const size_t *
         pr = NULL;
     if (start == NULL && pr != NULL)
         nd = v->rank;  /* the whole variable as the user's constraint shaped it */
-    for (size_t i = 0; (start != NULL || pr != NULL) && i < nd; i++) {
-        char dim[96];
+    for (size_t i = 0; (start != NULL || pr != NULL) && i + k < nd; i++) {
         size_t first, step, last;
         if (start != NULL) {
-            first = start[i];
-            step = (size_t)stride[i];
-            last = start[i] + (count[i] - 1) * step;
+            first = start[k + i];
+            step = (size_t)stride[k + i];
+            last = first + (count[k + i] - 1) * step;
             if (pr != NULL) {  /* indices of the user's view -> the dataset's */
                 first = pr->first[i] + first * pr->stride[i];
                 last = pr->first[i] + last * pr->stride[i];
@@ -218,8 +237,7 @@ sb_projection(Sb *b, const D2file *f, const D2node *v, size_t nd, const size_t *
             step = pr->stride[i];
             last = first + (pr->last[i] - first) / step * step;
         }
-        int n = snprintf(dim, sizeof dim, "[%zu:%zu:%zu]", first, step, last);
-        if ((stat = sb_add(b, dim, (size_t)n)))
+        if ((stat = sb_slab(b, first, step, last)))
             return stat;
     }
     return NC_NOERR;

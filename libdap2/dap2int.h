@@ -145,4 +145,9 @@ int d2_fetch_vars(D2file *f, const D2node *const *vars, size_t nvars, size_t nd,
                   const size_t *start, const size_t *count, const ptrdiff_t *stride,
                   D2node **respp, size_t *sizep);
 
+/* dap2dispatch.c: keeps resp, the response holding variable var whole
+ * (size bytes), in the response cache, dropping the least recently used
+ * to stay within its bounds; the cache owns resp (freed on failure). */
+int d2_cache_put(D2file *f, const D2node *var, D2node *resp, size_t size);
+
 #endif /* DAP2INT_H */

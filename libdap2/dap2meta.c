@@ -272,6 +272,82 @@ seqcheck(D2node *n, D2node *topseq, const List *vars)
     return ok;
 }
 
+/* The member of a sequence (or of a structure or grid inside it) whose
+ * values are cheapest to fetch for the record count, upstream's choice: the
+ * first atomic field that is not a string, else the first string, else
+ * the same search in the last structure or grid field. */
+static const D2node *
+countmember(const D2node *n, int depth)
+{
+    const D2node *str = NULL, *compound = NULL;
+    for (size_t i = 0; i < n->nfields; i++) {
+        const D2node *c = n->fields[i];
+        if (c->kind == D2_ATOMIC && c->atype != D2_STRING && c->atype != D2_URL)
+            return c;
+        if (c->kind == D2_ATOMIC && str == NULL)
+            str = c;
+        if (c->kind == D2_STRUCTURE || c->kind == D2_GRID)
+            compound = c;
+    }
+    if (str != NULL)
+        return str;
+    return compound && depth < D2_MAX_DEPTH ? countmember(compound, depth + 1) : NULL;
+}
+
+/* http(s): the record count of sequence seq from one request for a single
+ * member (element 0 of every array on the way), as upstream; a response
+ * holding that member whole is kept in the response cache for its read. */
+static int
+seqcount_remote(D2file *f, D2node *seq, size_t *countp)
+{
+    const D2node *m = countmember(seq, 0);
+    size_t zero[NC_MAX_VAR_DIMS], one[NC_MAX_VAR_DIMS], nd = 0, size = 0;
+    ptrdiff_t unit[NC_MAX_VAR_DIMS];
+    D2node *resp = NULL, *d;
+    int stat;
+    if (m == NULL)
+        return NC_EDDS;
+    for (const D2node *p = m; p != seq; p = p->parent)
+        nd += p->rank;
+    if (nd > NC_MAX_VAR_DIMS)
+        return NC_EDDS;
+    for (size_t i = 0; i < nd; i++) {
+        zero[i] = 0;
+        one[i] = 1;
+        unit[i] = 1;
+    }
+    if ((stat = d2_fetch_vars(f, &m, 1, nd, nd ? zero : NULL, one, unit, &resp, &size)))
+        return stat;
+    /* the response's sequence: the path of seq from the dataset */
+    const D2node *path[D2_MAX_DEPTH + 2];
+    size_t depth = 0;
+    for (const D2node *p = seq; p && p->kind != D2_DATASET; p = p->parent) {
+        if (depth >= D2_MAX_DEPTH + 1) {
+            d2_node_free(resp);
+            return NC_EDDS;
+        }
+        path[depth++] = p;
+    }
+    d = resp;
+    while (depth > 0) {
+        const D2node *want = path[--depth];
+        D2node *found = NULL;
+        for (size_t i = 0; i < d->nfields && !found; i++)
+            if (strcmp(d->fields[i]->name, want->name) == 0)
+                found = d->fields[i];
+        if (found == NULL || found->kind != want->kind) {
+            d2_node_free(resp);
+            return NC_EDATADDS;
+        }
+        d = found;
+    }
+    *countp = d->nrecords;
+    if (nd == 0)
+        return d2_cache_put(f, m, resp, size);
+    d2_node_free(resp);
+    return NC_NOERR;
+}
+
 /* The record count of sequence seq (a node of f->dds) in the decoded data. */
 static int
 seqcount(D2file *f, D2node *seq, size_t *countp)
@@ -290,6 +366,8 @@ seqcount(D2file *f, D2node *seq, size_t *countp)
     for (p = seq->parent; p && p->kind != D2_DATASET; p = p->parent)
         if (p->kind != D2_STRUCTURE || p->rank > 0)
             return NC_EDDS;
+    if (!f->isfile)
+        return seqcount_remote(f, seq, countp);
     if ((stat = d2_load_data(f)))
         return stat;
     d = f->data;
