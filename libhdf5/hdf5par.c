@@ -31,6 +31,7 @@
 
 #if NC_ENABLE_PARALLEL4
 
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -266,6 +267,336 @@ par_mem_type(par_access_t *a, hid_t *tidp)
     return nc4h5_hdf5_type(a->f, a->var->xtype, NC_ENDIAN_NATIVE, 0, tidp);
 }
 
+/* ---- collective writes of filtered chunks ------------------------------------------- */
+
+/* A collective write that covers whole chunks of a filtered variable does
+ * not go through HDF5's filter pipeline: HDF5 would deflate with zlib
+ * (it keeps its predefined deflate filter for itself, so libfilter's faster
+ * coders cannot be registered in its place).  Instead every rank encodes
+ * its own chunks with libfilter's chain (the filters and parameters HDF5
+ * stored for the dataset, in its order, so the chunks are the ones any
+ * HDF5 reads with the same filter ids) on the shared pool, and the chunks
+ * are stored with H5Dwrite_chunk.  HDF5 allocates a chunk's file space in
+ * that call and, in a file opened by the MPI-IO driver, every rank must
+ * make the same allocations in the same order: so every rank stores every
+ * chunk of the call, in rank order, each chunk's bytes broadcast by its
+ * owner.  The ranks write the same bytes to the same places (no race); on
+ * one node it costs a copy into the page cache per rank.
+ *
+ * Taken only when every rank agrees (one MPI_Allreduce): collective
+ * access, a chunked dataset whose filters libfilter runs, values already in
+ * the file type (no conversion by HDF5), unit strides, a selection of whole
+ * chunks (a chunk that reaches past the extent is padded with the fill
+ * value, as HDF5 pads it), chunks of at most 1 GiB (one MPI message), and
+ * the environment not turning the pipeline off (NETCDF_FILTER_PIPELINE=0).
+ * Otherwise HDF5's own collective write (the caller). */
+
+static int par_fill(par_access_t *a, void *fill);
+
+#define PAR_DIRECT_MAX_CHUNK ((size_t)1 << 30)
+#define PAR_MAX_FILTERS 32
+#define PAR_MAX_PARAMS 64
+
+typedef struct {
+    par_access_t *a;
+    const unsigned char *src;     /* the request's values (count box, C order) */
+    size_t size;                  /* element size */
+    hsize_t cd[H5S_MAX_RANK];     /* chunk shape */
+    hsize_t per[H5S_MAX_RANK];    /* chunks of the request along each dim */
+    size_t celems;
+    const unsigned char *fill;    /* one fill value, or NULL: zeros */
+    ncf_chain *chain;
+    void **out;                   /* per chunk: encoded bytes (malloc'ed) */
+    unsigned long long *rec;      /* per chunk: nd offsets, size, mask */
+    int *status;
+} par_direct_t;
+
+/* The start (in the dataset) and the part inside the request of local
+ * chunk k. */
+static void
+direct_box(const par_direct_t *c, size_t k, hsize_t *off, hsize_t *len)
+{
+    const par_access_t *a = c->a;
+    for (int d = a->nd - 1; d >= 0; d--) {
+        hsize_t i = k % c->per[d];
+        k /= c->per[d];
+        off[d] = a->start[d] + i * c->cd[d];
+        len[d] = a->start[d] + a->count[d] - off[d];
+        if (len[d] > c->cd[d])
+            len[d] = c->cd[d];
+    }
+}
+
+/* Encode local chunk k: straight from the request when the chunk is one
+ * contiguous run of it, else gathered row by row into a chunk buffer. */
+static void
+direct_task(void *arg, size_t k)
+{
+    par_direct_t *c = arg;
+    const par_access_t *a = c->a;
+    hsize_t off[H5S_MAX_RANK], len[H5S_MAX_RANK];
+    size_t cbytes = c->celems * c->size, outlen = 0;
+    unsigned mask = 0;
+    unsigned char *tmp = NULL;
+    const unsigned char *in;
+    int nd = a->nd, padded = 0, contiguous = 1, outer = 0;
+    size_t base = 0;
+
+    direct_box(c, k, off, len);
+    for (int d = 0; d < nd; d++)
+        if (len[d] != c->cd[d])
+            padded = 1;
+    /* Contiguous in the request: inner dims whole, outer dims of one. */
+    for (int d = nd - 1; d >= 0; d--) {
+        if (outer && len[d] != 1)
+            contiguous = 0;
+        if (len[d] != a->count[d])
+            outer = 1;
+    }
+    for (int d = 0; d < nd; d++)
+        base = base * (size_t)a->count[d] + (size_t)(off[d] - a->start[d]);
+    if (!padded && contiguous) {
+        in = c->src + base * c->size;
+    } else {
+        size_t row = (size_t)len[nd - 1] * c->size, nrows = 1;
+        hsize_t idx[H5S_MAX_RANK] = {0};
+        if ((tmp = malloc(cbytes)) == NULL) {
+            c->status[k] = NC_ENOMEM;
+            return;
+        }
+        if (padded) {
+            if (c->fill == NULL)
+                memset(tmp, 0, cbytes);
+            else
+                for (size_t i = 0; i < c->celems; i++)
+                    memcpy(tmp + i * c->size, c->fill, c->size);
+        }
+        for (int d = 0; d < nd - 1; d++)
+            nrows *= (size_t)len[d];
+        for (size_t r = 0; r < nrows; r++) {
+            size_t s = 0, t = 0;
+            for (int d = 0; d < nd; d++) {
+                s = s * (size_t)a->count[d] + (size_t)(off[d] - a->start[d] + idx[d]);
+                t = t * (size_t)c->cd[d] + (size_t)idx[d];
+            }
+            memcpy(tmp + t * c->size, c->src + s * c->size, row);
+            for (int d = nd - 2; d >= 0; d--) {
+                if (++idx[d] < len[d])
+                    break;
+                idx[d] = 0;
+            }
+        }
+        in = tmp;
+    }
+    c->status[k] = ncf_chain_encode(c->chain, in, cbytes, &c->out[k], &outlen, &mask);
+    free(tmp);
+    if (c->status[k] == NC_NOERR && outlen > PAR_DIRECT_MAX_CHUNK + PAR_DIRECT_MAX_CHUNK / 8)
+        c->status[k] = NC_EFILTER;
+    unsigned long long *rec = c->rec + k * (size_t)(nd + 2);
+    for (int d = 0; d < nd; d++)
+        rec[d] = off[d];
+    rec[nd] = outlen;
+    rec[nd + 1] = mask;
+}
+
+/* This rank's view of whether the request can go by whole chunks; on yes,
+ * c->chain and c->cd are set. */
+static int
+direct_usable(par_access_t *a, hid_t mtid, par_direct_t *c)
+{
+    const char *env = getenv("NETCDF_FILTER_PIPELINE");
+    ncf_filter_spec specs[PAR_MAX_FILTERS];
+    unsigned params[PAR_MAX_FILTERS][PAR_MAX_PARAMS];
+    hid_t dcpl = -1, ftid = -1;
+    int nf, ok = 0;
+
+    if ((env != NULL && strcmp(env, "0") == 0) || !a->collective || a->nd < 1 ||
+        a->var->nfilters == 0 || c->size == 0)
+        return 0;
+    if ((dcpl = H5Dget_create_plist(a->hv->did)) < 0)
+        return 0;
+    if (H5Pget_layout(dcpl) != H5D_CHUNKED || (nf = H5Pget_nfilters(dcpl)) <= 0 ||
+        nf > PAR_MAX_FILTERS || H5Pget_chunk(dcpl, a->nd, c->cd) != a->nd)
+        goto done;
+    for (int i = 0; i < nf; i++) {
+        size_t ncd = PAR_MAX_PARAMS;
+        unsigned flags = 0;
+        H5Z_filter_t id = H5Pget_filter2(dcpl, (unsigned)i, &flags, &ncd, params[i], 0, NULL, NULL);
+        if (id < 0 || ncd > PAR_MAX_PARAMS)
+            goto done;
+        specs[i].id = (unsigned)id;
+        specs[i].flags = flags & H5Z_FLAG_OPTIONAL ? NCF_FLAG_OPTIONAL : 0;
+        specs[i].nparams = ncd;
+        specs[i].params = params[i];
+    }
+    /* Bytes as stored: no conversion left for HDF5 to make. */
+    if ((ftid = H5Dget_type(a->hv->did)) < 0 || H5Tequal(ftid, mtid) <= 0)
+        goto done;
+    c->celems = 1;
+    for (int d = 0; d < a->nd; d++) {
+        if (c->cd[d] == 0 || (double)c->celems * (double)c->cd[d] * (double)c->size >
+                                 (double)PAR_DIRECT_MAX_CHUNK)
+            goto done;
+        c->celems *= (size_t)c->cd[d];
+    }
+    if (a->n > 0) {
+        for (int d = 0; d < a->nd; d++) {
+            hsize_t end = a->start[d] + a->count[d];
+            /* Whole chunks; the last may reach past the extent. */
+            if (a->stride[d] != 1 || a->start[d] % c->cd[d] != 0 ||
+                (end % c->cd[d] != 0 && end != a->fdims[d]))
+                goto done;
+        }
+    }
+    if (ncf_chain_create((size_t)nf, specs, c->size, &c->chain) != NC_NOERR)
+        goto done;
+    ok = 1;
+done:
+    if (ftid >= 0) H5Tclose(ftid);
+    H5Pclose(dcpl);
+    return ok;
+}
+
+/* Write the request (values src in the file type) by whole chunks when
+ * every rank can; *done = 0 leaves it to HDF5's collective write. */
+static int
+par_direct_write(par_access_t *a, const void *src, size_t size, hid_t mtid, int *done)
+{
+    par_direct_t c;
+    int me, nranks, ok, stat = NC_NOERR, nd = a->nd;
+    size_t nloc = 0, nrec = (size_t)nd + 2, total = 0;
+    int *counts = NULL, *displs = NULL;
+    unsigned long long *all = NULL;
+    unsigned char *scratch = NULL, fill[64];
+    size_t scratch_size = 0;
+    hid_t dxpl = -1;
+
+    *done = 0;
+    memset(&c, 0, sizeof c);
+    c.a = a;
+    c.src = src;
+    c.size = size;
+    ok = direct_usable(a, mtid, &c);
+    if (MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, a->comm) != MPI_SUCCESS)
+        stat = NC_EMPI;
+    if (stat || !ok)
+        goto done;
+    *done = 1;
+    if (MPI_Comm_rank(a->comm, &me) != MPI_SUCCESS || MPI_Comm_size(a->comm, &nranks) != MPI_SUCCESS) {
+        stat = NC_EMPI;
+        goto done;
+    }
+    if (a->n > 0) {
+        nloc = 1;
+        for (int d = 0; d < nd; d++) {
+            c.per[d] = (a->count[d] + c.cd[d] - 1) / c.cd[d];
+            nloc *= (size_t)c.per[d];
+        }
+        if (par_fill(a, fill) == NC_NOERR && !a->var->no_fill && size <= sizeof fill)
+            c.fill = fill;
+    }
+    /* Encode this rank's chunks (local errors are agreed on below, so that
+     * every rank leaves together). */
+    if (nloc > (size_t)INT_MAX / nrec ||
+        (nloc > 0 && ((c.out = calloc(nloc, sizeof *c.out)) == NULL ||
+                      (c.rec = calloc(nloc * nrec, sizeof *c.rec)) == NULL ||
+                      (c.status = calloc(nloc, sizeof *c.status)) == NULL)))
+        stat = NC_ENOMEM;
+    if (stat == NC_NOERR && nloc > 0)
+        ncf_pool_run(nloc > 1 ? ncf_pool_default() : NULL, nloc, direct_task, &c);
+    for (size_t k = 0; stat == NC_NOERR && k < nloc; k++)
+        stat = c.status[k];
+    /* Every rank learns every chunk: where, how long, which filters. */
+    int mine = stat ? -1 : (int)(nloc * nrec);
+    if ((counts = malloc((size_t)nranks * sizeof *counts)) == NULL ||
+        (displs = malloc((size_t)nranks * sizeof *displs)) == NULL) {
+        stat = NC_ENOMEM;
+        mine = -1;
+    }
+    {
+        int bad = mine < 0, anybad = 0;
+        if (MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_LOR, a->comm) != MPI_SUCCESS)
+            anybad = 1;
+        if (anybad) {
+            if (stat == NC_NOERR)
+                stat = NC_EFILTER;
+            goto done;
+        }
+    }
+    if (MPI_Allgather(&mine, 1, MPI_INT, counts, 1, MPI_INT, a->comm) != MPI_SUCCESS) {
+        stat = NC_EMPI;
+        goto done;
+    }
+    for (int r = 0; r < nranks; r++) {
+        if ((size_t)counts[r] > (size_t)INT_MAX - total) {
+            stat = NC_ENOMEM;
+            break;
+        }
+        displs[r] = (int)total;
+        total += (size_t)counts[r];
+    }
+    if (stat == NC_NOERR && (all = malloc((total ? total : 1) * sizeof *all)) == NULL)
+        stat = NC_ENOMEM;
+    /* The counts are the same everywhere, so every rank stops here alike. */
+    if (stat)
+        goto done;
+    if (MPI_Allgatherv(c.rec, mine, MPI_UNSIGNED_LONG_LONG, all, counts, displs,
+                       MPI_UNSIGNED_LONG_LONG, a->comm) != MPI_SUCCESS) {
+        stat = NC_EMPI;
+        goto done;
+    }
+    /* One receive buffer for the largest chunk of the other ranks; every
+     * rank learns whether all have theirs before the broadcasts. */
+    for (int r = 0; r < nranks; r++) {
+        if (r == me)
+            continue;
+        for (int i = displs[r]; i < displs[r] + counts[r]; i += (int)nrec)
+            if (all[i + nd] > scratch_size)
+                scratch_size = (size_t)all[i + nd];
+    }
+    {
+        int bad = (scratch_size > 0 && (scratch = malloc(scratch_size)) == NULL) ||
+                  (dxpl = par_dxpl(0)) < 0;
+        int anybad = 0;
+        if (MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_LOR, a->comm) != MPI_SUCCESS || anybad) {
+            stat = bad ? NC_ENOMEM : NC_EMPI;
+            goto done;
+        }
+    }
+    /* Store every chunk on every rank, in rank order.  A failure stops the
+     * stores but not the broadcasts, so no rank waits for another. */
+    for (int r = 0; r < nranks; r++) {
+        size_t n = (size_t)counts[r] / nrec;
+        for (size_t k = 0; k < n; k++) {
+            const unsigned long long *rec = all + displs[r] + k * nrec;
+            size_t len = (size_t)rec[nd];
+            hsize_t off[H5S_MAX_RANK];
+            void *buf = r == me ? c.out[k] : scratch;
+            if (MPI_Bcast(buf, (int)len, MPI_BYTE, r, a->comm) != MPI_SUCCESS && stat == NC_NOERR)
+                stat = NC_EMPI;
+            for (int d = 0; d < nd; d++)
+                off[d] = (hsize_t)rec[d];
+            if (stat == NC_NOERR &&
+                H5Dwrite_chunk(a->hv->did, dxpl, (uint32_t)rec[nd + 1], off, len, buf) < 0)
+                stat = NC_EHDFERR;
+        }
+    }
+done:
+    if (dxpl >= 0) H5Pclose(dxpl);
+    for (size_t k = 0; c.out && k < nloc; k++)
+        free(c.out[k]);
+    free(c.out);
+    free(c.rec);
+    free(c.status);
+    free(counts);
+    free(displs);
+    free(all);
+    free(scratch);
+    if (c.chain)
+        ncf_chain_free(c.chain);
+    return stat;
+}
+
 int
 nc4h5_par_put_vars(int ncid, int varid, const size_t *startp, const size_t *countp,
                    const ptrdiff_t *stridep, const void *value, nc_type memtype)
@@ -309,7 +640,7 @@ nc4h5_par_put_vars(int ncid, int varid, const size_t *startp, const size_t *coun
             goto done;
         }
         for (int d = 0; d < a.nd; d++)
-            hext[d] = (hsize_t)ext[d];
+            a.fdims[d] = hext[d] = (hsize_t)ext[d];
         if (H5Dset_extent(a.hv->did, hext) < 0) {
             stat = NC_EHDFERR;
             goto done;
@@ -366,15 +697,23 @@ nc4h5_par_put_vars(int ncid, int varid, const size_t *startp, const size_t *coun
     }
     if ((stat = par_mem_type(&a, &mtid)))
         goto done;
+    if (a.collective && a.var->nfilters > 0) {
+        int direct = 0;
+        if ((stat = par_direct_write(&a, src, size, mtid, &direct)) || direct)
+            goto done;
+    }
     if (a.nd == 0) {
         msid = H5Screate(H5S_SCALAR);
     } else if (a.n == 0) {
         /* Nothing here: empty selections, so that a collective call still
          * has this rank. */
+        /* (A memory space of one element, none selected: a null space
+         * makes HDF5 1.10.8's collective write store one element.) */
+        hsize_t one = 1;
         if (!a.collective)
             goto done;
-        msid = H5Screate(H5S_NULL);
-        if (msid >= 0 && H5Sselect_none(a.fsid) < 0)
+        msid = H5Screate_simple(1, &one, NULL);
+        if (msid >= 0 && (H5Sselect_none(msid) < 0 || H5Sselect_none(a.fsid) < 0))
             stat = NC_EHDFERR;
     } else {
         if (H5Sselect_hyperslab(a.fsid, H5S_SELECT_SET, a.start, a.stride, a.count, NULL) < 0)
@@ -466,10 +805,11 @@ nc4h5_par_get_vars(int ncid, int varid, const size_t *startp, const size_t *coun
     if (a.nd == 0) {
         msid = H5Screate(H5S_SCALAR);
     } else if (nin == 0) {
+        hsize_t one = 1;
         if (!a.collective)
             goto convert;
-        msid = H5Screate(H5S_NULL);
-        if (msid >= 0 && H5Sselect_none(a.fsid) < 0)
+        msid = H5Screate_simple(1, &one, NULL);
+        if (msid >= 0 && (H5Sselect_none(msid) < 0 || H5Sselect_none(a.fsid) < 0))
             stat = NC_EHDFERR;
     } else {
         if (H5Sselect_hyperslab(a.fsid, H5S_SELECT_SET, a.start, a.stride, incount, NULL) < 0)
