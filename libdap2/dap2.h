@@ -111,6 +111,28 @@ int d2_decode(D2node *root, const unsigned char *xdr, size_t len);
 int d2_decode_owned(D2node *root, unsigned char *buf, size_t off, size_t len, int *tookp);
 void d2_clear_columns(D2node *root);
 
+/* A .dods response holding one numeric array (a read of part of one
+ * variable) decoded as it arrives straight into the caller's buffer: the
+ * DDS text is parsed when its "Data:" line has come; when it is the
+ * variable var alone with count values, the values go to out (native
+ * values of var's DAP type) piece by piece; otherwise the whole body is
+ * kept in body for the usual decoding. */
+typedef struct D2direct {
+    const D2node *var;           /* the variable expected (its DDS node) */
+    void *out;
+    size_t count, es, wire;
+    int phase;                   /* 0 DDS text, 1 counts, 2 values, 3 done; -1 whole body */
+    unsigned char carry[8];      /* a value split between two pieces */
+    size_t ncarry, got;
+    struct { unsigned char *data; size_t len, cap; } body; /* NUL-terminated */
+} D2direct;
+void d2_direct_init(D2direct *d, const D2node *var, void *out, size_t count);
+/* The sink for the body's pieces: NC_EDATADDS when the counts are wrong. */
+int d2_direct_sink(void *arg, const void *bytes, size_t n);
+/* After the transfer: 1 when every value went to out, 0 when the body was
+ * kept for the usual decoding, -1 when the response ended short. */
+int d2_direct_done(const D2direct *d);
+
 /* Merge the DAS into the DDS as upstream's client does: attributes of
  * variables, globals, DODS_* containers and orphans as dotted globals. */
 int d2_merge_das(D2node *dds, D2das *das);

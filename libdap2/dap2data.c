@@ -101,6 +101,43 @@ get4(X *x, uint32_t *v)
     return NC_NOERR;
 }
 
+static uint32_t
+be32(const unsigned char *b)
+{
+    return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+}
+
+/* n values of atomic type atype from XDR at src to native values at dst:
+ * one loop per type, no call per value.  dst may be at or before src in
+ * the same buffer (each value is read whole before it is written). */
+static void
+xdr_to_native(int atype, const unsigned char *src, unsigned char *dst, size_t n)
+{
+    switch (atype) {
+    case D2_BYTE:
+        memcpy(dst, src, n);
+        break;
+    case D2_INT16: case D2_UINT16:
+        for (size_t i = 0; i < n; i++) {
+            uint16_t h = (uint16_t)((unsigned)src[4 * i + 2] << 8 | src[4 * i + 3]);
+            memcpy(dst + 2 * i, &h, 2);
+        }
+        break;
+    case D2_FLOAT64:
+        for (size_t i = 0; i < n; i++) {
+            uint64_t w = (uint64_t)be32(src + 8 * i) << 32 | be32(src + 8 * i + 4);
+            memcpy(dst + 8 * i, &w, 8);
+        }
+        break;
+    default:
+        for (size_t i = 0; i < n; i++) {
+            uint32_t v = be32(src + 4 * i);
+            memcpy(dst + 4 * i, &v, 4);
+        }
+        break;
+    }
+}
+
 /* Room for n more values in a column. */
 static int
 col_reserve(D2node *n, size_t more)
@@ -178,26 +215,11 @@ decode_values(X *x, D2node *n, size_t count)
     if ((stat = col_reserve(n, count)))
         return stat;
     out = (unsigned char *)n->col + n->ncol * d2_atomsize(n->atype);
-    const unsigned char *b = x->p + x->pos;
-    for (size_t i = 0; i < count; i++, b += wire) {
-        uint32_t v = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
-        switch (n->atype) {
-        case D2_BYTE: out[i] = (unsigned char)v; break;
-        case D2_INT16: case D2_UINT16: {
-            uint16_t h = (uint16_t)v;
-            memcpy(out + 2 * i, &h, 2);
-            break;
-        }
-        case D2_FLOAT64: {
-            uint64_t w = (uint64_t)v << 32 | ((uint32_t)b[4] << 24 | (uint32_t)b[5] << 16
-                                              | (uint32_t)b[6] << 8 | b[7]);
-            memcpy(out + 8 * i, &w, 8);
-            break;
-        }
-        default:
-            memcpy(out + 4 * i, &v, 4);
-            break;
-        }
+    if (n->atype == D2_BYTE) {  /* a scalar Byte: the last byte of its 4 */
+        for (size_t i = 0; i < count; i++)
+            out[i] = x->p[x->pos + 4 * i + 3];
+    } else {
+        xdr_to_native(n->atype, x->p + x->pos, out, count);
     }
     n->ncol += count;
     x->pos += count * wire;
@@ -347,26 +369,7 @@ d2_decode_owned(D2node *root, unsigned char *buf, size_t off, size_t len, int *t
     } else {
         if (count > avail / wire)
             return NC_EDATADDS;
-        for (size_t i = 0; i < count; i++, src += wire) {
-            uint32_t v = (uint32_t)src[0] << 24 | (uint32_t)src[1] << 16
-                         | (uint32_t)src[2] << 8 | src[3];
-            switch (n->atype) {
-            case D2_INT16: case D2_UINT16: {
-                uint16_t h = (uint16_t)v;
-                memcpy(buf + 2 * i, &h, 2);
-                break;
-            }
-            case D2_FLOAT64: {
-                uint64_t w = (uint64_t)v << 32 | ((uint32_t)src[4] << 24 | (uint32_t)src[5] << 16
-                                                  | (uint32_t)src[6] << 8 | src[7]);
-                memcpy(buf + 8 * i, &w, 8);
-                break;
-            }
-            default:
-                memcpy(buf + 4 * i, &v, 4);
-                break;
-            }
-        }
+        xdr_to_native(n->atype, src, buf, count);
     }
     /* the buffer becomes the column, shrunk to the values */
     col = realloc(buf, count * es > 0 ? count * es : 1);
@@ -374,6 +377,142 @@ d2_decode_owned(D2node *root, unsigned char *buf, size_t off, size_t len, int *t
     n->ncol = n->colcap = count;
     *tookp = 1;
     return NC_NOERR;
+}
+
+/* ---- a response streamed into the caller's buffer --------------------------------------- */
+
+#define D2_DIRECT_HEAD_MAX ((size_t)1 << 20) /* DDS text looked at before giving up streaming */
+
+void
+d2_direct_init(D2direct *d, const D2node *var, void *out, size_t count)
+{
+    memset(d, 0, sizeof *d);
+    d->var = var;
+    d->out = out;
+    d->count = count;
+    d->es = d2_atomsize(var->atype);
+    d->wire = var->atype == D2_BYTE ? 1 : var->atype == D2_FLOAT64 ? 8 : 4;
+}
+
+/* Is the response's one array (n) the variable expected, with its count? */
+static int
+direct_match(const D2direct *d, const D2node *n)
+{
+    int ok = 0;
+    if (n == NULL || n->atype != d->var->atype || elems(n) != d->count)
+        return 0;
+    char *a = d2_fullname(n), *b = d2_fullname(d->var);
+    ok = a && b && strcmp(a, b) == 0;
+    free(a);
+    free(b);
+    return ok;
+}
+
+/* Values (and first the two counts) of the bytes p[0..len). */
+static int
+direct_values(D2direct *d, const unsigned char *p, size_t len)
+{
+    unsigned char *out = d->out;
+    while (len > 0 && d->phase == 1) {  /* the count, twice */
+        size_t take = 8 - d->ncarry < len ? 8 - d->ncarry : len;
+        memcpy(d->carry + d->ncarry, p, take);
+        d->ncarry += take;
+        p += take;
+        len -= take;
+        if (d->ncarry == 8) {
+            if (be32(d->carry) != d->count || be32(d->carry + 4) != d->count)
+                return NC_EDATADDS;
+            d->ncarry = 0;
+            d->phase = 2;
+        }
+    }
+    if (d->phase != 2)
+        return NC_NOERR;
+    if (d->ncarry > 0 && len > 0) {  /* a value split between two pieces */
+        size_t take = d->wire - d->ncarry < len ? d->wire - d->ncarry : len;
+        memcpy(d->carry + d->ncarry, p, take);
+        d->ncarry += take;
+        p += take;
+        len -= take;
+        if (d->ncarry == d->wire) {
+            xdr_to_native(d->var->atype, d->carry, out + d->got * d->es, 1);
+            d->got++;
+            d->ncarry = 0;
+        }
+    }
+    size_t n = len / d->wire;
+    if (n > d->count - d->got)
+        n = d->count - d->got;
+    xdr_to_native(d->var->atype, p, out + d->got * d->es, n);
+    d->got += n;
+    p += n * d->wire;
+    len -= n * d->wire;
+    if (d->got < d->count && len > 0) {
+        memcpy(d->carry, p, len);  /* less than one value */
+        d->ncarry = len;
+    }
+    if (d->got == d->count)
+        d->phase = 3;  /* what follows (padding) is ignored */
+    return NC_NOERR;
+}
+
+int
+d2_direct_sink(void *arg, const void *bytes, size_t n)
+{
+    D2direct *d = arg;
+    const unsigned char *p = bytes;
+    size_t off;
+    int stat;
+
+    if (d->phase == 2 || d->phase == 1)
+        return direct_values(d, p, n);
+    if (d->phase == 3)
+        return NC_NOERR;
+    /* the DDS part, then (phase -1) the whole body when it is not the
+     * expected array alone */
+    if (d->body.len + n + 1 > d->body.cap) {
+        size_t ncap = d->body.cap ? d->body.cap : 4096;
+        while (ncap < d->body.len + n + 1) {
+            if (ncap > SIZE_MAX / 2)
+                return NC_ENOMEM;
+            ncap *= 2;
+        }
+        unsigned char *nb = realloc(d->body.data, ncap);
+        if (nb == NULL)
+            return NC_ENOMEM;
+        d->body.data = nb;
+        d->body.cap = ncap;
+    }
+    memcpy(d->body.data + d->body.len, p, n);
+    d->body.len += n;
+    d->body.data[d->body.len] = '\0';
+    if (d->phase < 0)
+        return NC_NOERR;
+    if (d2_find_data(d->body.data, d->body.len, &off) != NC_NOERR) {
+        if (d->body.len > D2_DIRECT_HEAD_MAX)
+            d->phase = -1;
+        return NC_NOERR;
+    }
+    D2node *root = NULL;
+    if (d2_parse_dds((const char *)d->body.data, off, &root, NULL) != NC_NOERR
+        || !direct_match(d, single_array(root))) {
+        d2_node_free(root);
+        d->phase = -1;  /* decoded the usual way at the end */
+        return NC_NOERR;
+    }
+    d2_node_free(root);
+    d->phase = 1;
+    stat = direct_values(d, d->body.data + off, d->body.len - off);
+    d->body.len = 0;  /* only the text was needed */
+    return stat;
+}
+
+int
+d2_direct_done(const D2direct *d)
+{
+    if (d->phase < 0)
+        return 0;
+    return d->phase == 3 ? 1 : -1;
 }
 
 char *

@@ -541,10 +541,15 @@ D2_get_vars(int ncid, int varid, const size_t *start, const size_t *count,
         if (whole && (stat = cached_var(f, v, &col, &owned)))
             return stat;
         if (!whole) {
-            /* one constrained request for exactly the selection */
-            const D2node *one = v->node;
-            if ((stat = d2_fetch_vars(f, &one, 1, nd, start, count, st, &resp, NULL)))
-                return stat;
+            /* one constrained request for exactly the selection, decoded
+             * straight into the caller's buffer (or the conversion's) */
+            if (memtype != v->type && (tmp = malloc(total * es)) == NULL)
+                return NC_ENOMEM;
+            if ((stat = d2_fetch_direct(f, v->node, nd, start, count, st, tmp ? tmp : value,
+                                        total, &resp)))
+                goto done;
+            if (resp == NULL)
+                goto convert;
             if ((stat = find_node(resp, v->node, &col)))
                 goto done;
             size_t want = 1;
@@ -563,7 +568,7 @@ D2_get_vars(int ncid, int varid, const size_t *start, const size_t *count,
         if (col->ncol != v->nelems)
             return NC_EDATADDS;
     }
-    if (memtype != v->type && (tmp = malloc(total * es)) == NULL) {
+    if (memtype != v->type && tmp == NULL && (tmp = malloc(total * es)) == NULL) {
         stat = NC_ENOMEM;
         goto done;
     }
@@ -575,6 +580,7 @@ D2_get_vars(int ncid, int varid, const size_t *start, const size_t *count,
         gather(col, nd, shape, start, count, st, v->isstring,
                v->isstring ? start[nd] : 0, v->isstring ? count[nd] : 0,
                v->isstring ? st[nd] : 1, es, tmp ? tmp : value);
+convert:
     if (tmp != NULL)  /* as upstream: from the DAP type (Byte is unsigned) */
         stat = ncx_convert(d2_nativetype(v->node->atype), tmp, memtype, value, total);
 done:

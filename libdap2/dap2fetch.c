@@ -243,48 +243,113 @@ sb_projection(Sb *b, const D2file *f, const D2node *v, size_t nd, const size_t *
     return NC_NOERR;
 }
 
+/* URL.dods?PROJECTIONS[&selection] for d2_fetch_vars. */
+static int
+data_url(Sb *url, D2file *f, const D2node *const *vars, size_t nvars, size_t nd,
+         const size_t *start, const size_t *count, const ptrdiff_t *stride)
+{
+    int stat;
+    if ((stat = sb_add(url, f->base, strlen(f->base))) || (stat = sb_add(url, ".dods?", 6)))
+        return stat;
+    for (size_t i = 0; i < nvars; i++) {
+        if (i > 0 && (stat = sb_add(url, ",", 1)))
+            return stat;
+        if ((stat = sb_projection(url, f, vars[i], nd, nvars == 1 ? start : NULL, count, stride)))
+            return stat;
+    }
+    if (f->selection && (stat = sb_add(url, f->selection, strlen(f->selection))))
+        return stat;
+    return NC_NOERR;
+}
+
+/* The decoded response of a body of blen bytes (a NUL after them), which
+ * it takes over. */
+static int
+decode_body(unsigned char *buf, size_t blen, D2node **respp)
+{
+    int stat, took = 0;
+    size_t off;
+    D2node *resp = NULL;
+    if ((stat = d2_find_data(buf, blen, &off)) == NC_NOERR
+        && (stat = d2_parse_dds((const char *)buf, off, &resp, NULL)) == NC_NOERR
+        /* a single array takes over the body as its column: one copy */
+        && (stat = d2_decode_owned(resp, buf, off, blen, &took)) == NC_NOERR) {
+        if (took)
+            buf = NULL;
+        *respp = resp;
+        resp = NULL;
+    }
+    d2_node_free(resp);
+    free(buf);
+    return stat;
+}
+
 int
 d2_fetch_vars(D2file *f, const D2node *const *vars, size_t nvars, size_t nd,
               const size_t *start, const size_t *count, const ptrdiff_t *stride,
               D2node **respp, size_t *sizep)
 {
-    int stat = NC_NOERR;
+    int stat;
     Sb url = {NULL, 0, 0};
-    size_t off, blen = 0;
+    size_t blen = 0;
     unsigned char *buf = NULL;
-    D2node *resp = NULL;
-    int took = 0;
 
-    if ((stat = sb_add(&url, f->base, strlen(f->base))) || (stat = sb_add(&url, ".dods?", 6)))
-        goto done;
-    for (size_t i = 0; i < nvars; i++) {
-        if (i > 0 && (stat = sb_add(&url, ",", 1)))
-            goto done;
-        if ((stat = sb_projection(&url, f, vars[i], nd, nvars == 1 ? start : NULL, count, stride)))
-            goto done;
+    if ((stat = data_url(&url, f, vars, nvars, nd, start, count, stride)) == NC_NOERR
+        && (stat = http_get(f, url.s, &buf, &blen)) == NC_NOERR) {
+        if ((stat = decode_body(buf, blen, respp)) == NC_NOERR && sizep)
+            *sizep = blen;
     }
-    if (f->selection && (stat = sb_add(&url, f->selection, strlen(f->selection))))
-        goto done;
-    if ((stat = http_get(f, url.s, &buf, &blen)))
-        goto done;
-    if ((stat = d2_find_data(buf, blen, &off)))
-        goto done;
-    if ((stat = d2_parse_dds((const char *)buf, off, &resp, NULL)))
-        goto done;
-    /* a single array takes over the body as its column: one copy */
-    if ((stat = d2_decode_owned(resp, buf, off, blen, &took)))
-        goto done;
-    if (took)
-        buf = NULL;
-    *respp = resp;
-    if (sizep)
-        *sizep = blen;
-    resp = NULL;
-done:
-    d2_node_free(resp);
-    free(buf);
     free(url.s);
     return stat;
+}
+
+int
+d2_fetch_direct(D2file *f, const D2node *var, size_t nd, const size_t *start,
+                const size_t *count, const ptrdiff_t *stride, void *out, size_t nvalues,
+                D2node **respp)
+{
+#if NC_HAVE_HTTP
+    int stat;
+    Sb url = {NULL, 0, 0};
+    D2direct d;
+    struct timespec t0, t1;
+
+    *respp = NULL;
+    if (var->atype == D2_STRING || var->atype == D2_URL)
+        return d2_fetch_vars(f, &var, 1, nd, start, count, stride, respp, NULL);
+    if ((stat = data_url(&url, f, &var, 1, nd, start, count, stride)))
+        goto done;
+    d2_direct_init(&d, var, out, nvalues);
+    if (f->showfetch) {
+        fprintf(stderr, "Note:fetch: %s\n", url.s);
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+    }
+    stat = nch_get_stream(f->http, url.s, d2_direct_sink, &d);
+    if (f->showfetch) {
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        fprintf(stderr, "Note:fetch complete: %0.3f secs\n",
+                (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+    }
+    if (stat == NC_NOERR) {
+        int done = d2_direct_done(&d);
+        if (done < 0) {
+            stat = NC_EDATADDS;
+        } else if (done == 0) {
+            if (d.body.data == NULL) {
+                stat = NC_EDATADDS;
+            } else {
+                stat = decode_body(d.body.data, d.body.len, respp);
+                d.body.data = NULL;
+            }
+        }
+    }
+    free(d.body.data);
+done:
+    free(url.s);
+    return stat;
+#else
+    return d2_fetch_vars(f, &var, 1, nd, start, count, stride, respp, NULL);
+#endif
 }
 
 int

@@ -145,6 +145,15 @@ int d2_fetch_vars(D2file *f, const D2node *const *vars, size_t nvars, size_t nd,
                   const size_t *start, const size_t *count, const ptrdiff_t *stride,
                   D2node **respp, size_t *sizep);
 
+/* http(s): the request of d2_fetch_vars for part of one variable, its
+ * values (nvalues of them, native values of its DAP type) decoded straight
+ * into out as the body arrives (*respp NULL); when the response is not that
+ * array alone (or holds strings), *respp gets it decoded as d2_fetch_vars
+ * does. */
+int d2_fetch_direct(D2file *f, const D2node *var, size_t nd, const size_t *start,
+                    const size_t *count, const ptrdiff_t *stride, void *out, size_t nvalues,
+                    D2node **respp);
+
 /* dap2dispatch.c: keeps resp, the response holding variable var whole
  * (size bytes), in the response cache, dropping the least recently used
  * to stay within its bounds; the cache owns resp (freed on failure). */

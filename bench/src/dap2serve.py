@@ -23,6 +23,14 @@ chunked (at most 8 MiB each), big-endian as the classic file holds it, each
 variable followed by its CRC32 when asked (the checksums of a selection are
 computed once and kept).
 
+The bytes of a strided or partial .dods response (at most RESP_MAX) are
+computed once per constraint and kept (RESP_KEEP bytes in all, least
+recently used dropped), so that a client's time is not the server's numpy
+gather repeated at every request: every client asking the same thing gets
+the same bytes sent in one write.  A response holding whole variables only
+is sent from the mapped file as it lies (os.sendfile when the bytes are
+already in their wire form).
+
 Each request appends "PATH?QUERY STATUS BYTES" to --log (flushed before the
 answer is sent), so a caller counts the requests of a client run from the
 lines added.  It listens on 127.0.0.1 at an ephemeral port written to
@@ -30,6 +38,7 @@ lines added.  It listens on 127.0.0.1 at an ephemeral port written to
 process goes away, or at GET /_stop.
 """
 import argparse
+import collections
 import os
 import re
 import socket
@@ -50,6 +59,8 @@ DAPTYPE = {dap2gen.NC_BYTE: "Byte", dap2gen.NC_SHORT: "Int16", dap2gen.NC_INT: "
 WIRE = {dap2gen.NC_SHORT: ">i4", dap2gen.NC_INT: ">i4", dap2gen.NC_FLOAT: ">f4",
         dap2gen.NC_DOUBLE: ">f8"}
 BLOCK = 8 << 20          # bytes of values sent per write
+RESP_MAX = 64 << 20      # largest .dods response kept whole
+RESP_KEEP = 256 << 20    # bytes of kept responses
 HYPER = re.compile(r"\[\s*(\d+)\s*(?::\s*(\d+)\s*)?(?::\s*(\d+)\s*)?\]")
 
 
@@ -58,6 +69,7 @@ class Dataset:
 
     def __init__(self, path, name):
         self.name = name
+        self.path = path
         self.dims, self.gatts, self.vars = dap2gen.read_classic(path)
         self.map = np.memmap(path, dtype=np.uint8, mode="r")
         self.byname = {v.name: v for v in self.vars}
@@ -237,6 +249,8 @@ class State:
         self.args = args
         self.lock = threading.Lock()
         self.datasets = {}
+        self.resp = collections.OrderedDict()   # (dataset, query) -> bytes
+        self.resp_bytes = 0
         self.crcs = {}         # (dataset, variable, selection) -> CRC32
         self.log = open(args.log, "a")
 
@@ -261,6 +275,23 @@ class State:
         with self.lock:
             self.crcs[key] = c & 0xffffffff
         return c & 0xffffffff
+
+    def response(self, key, make):
+        """The bytes of a kept response, made by make() the first time."""
+        with self.lock:
+            body = self.resp.get(key)
+            if body is not None:
+                self.resp.move_to_end(key)
+                return body
+        body = make()
+        with self.lock:
+            if key not in self.resp:
+                self.resp[key] = body
+                self.resp_bytes += len(body)
+                while self.resp_bytes > RESP_KEEP and len(self.resp) > 1:
+                    _, old = self.resp.popitem(last=False)
+                    self.resp_bytes -= len(old)
+        return body
 
     def record(self, line):
         with self.lock:
@@ -326,6 +357,12 @@ class Handler(BaseHTTPRequestHandler):
         head = text + b"Data:\n"
         total = len(head) + sum(value_bytes(v, int(np.prod(slab_shape(sl), dtype=np.int64)))
                                 for v, sl in sel)
+        whole = all(all(x.start == 0 and x.step == 1 and x.stop == n for x, n in zip(sl, v.shape))
+                    for v, sl in sel)
+        body = None
+        if not whole and total <= RESP_MAX:
+            body = self.state.response((ds.name, url.query),
+                                       lambda: head + b"".join(encode_pieces(ds, sel)))
         self.state.record("%s 200 %d" % (self.path, total))
         self.send_response(200)
         self.send_header("Content-Type", "application/octet-stream")
@@ -335,9 +372,30 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         if self.command == "HEAD":
             return
+        if body is not None:
+            self.wfile.write(body)
+            return
         self.wfile.write(head)
-        for piece in encode_pieces(ds, sel):
-            self.wfile.write(piece)
+        for v, sl in sel:
+            if v.shape and v.nctype in (dap2gen.NC_FLOAT, dap2gen.NC_INT, dap2gen.NC_DOUBLE):
+                # a whole array already in its wire form: from the file as it lies
+                n = int(np.prod(v.shape, dtype=np.int64))
+                self.wfile.write(struct.pack(">II", n, n))
+                self.send_file(ds, v.begin, n * np.dtype(WIRE[v.nctype]).itemsize)
+                continue
+            for piece in encode_pieces(ds, [(v, sl)]):
+                self.wfile.write(piece)
+
+    def send_file(self, ds, offset, count):
+        """count bytes of the dataset's file from offset, by sendfile."""
+        with open(ds.path, "rb") as f:
+            sock = self.connection
+            while count > 0:
+                sent = os.sendfile(sock.fileno(), f.fileno(), offset, min(count, 1 << 30))
+                if sent <= 0:
+                    raise OSError("sendfile sent nothing")
+                offset += sent
+                count -= sent
 
 
     def dap4(self, ds, ext, query):
