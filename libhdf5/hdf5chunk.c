@@ -17,12 +17,26 @@
  * value, intent, the codec chain) is asked once, when the first request
  * after its dataset was created or opened comes, and kept with the engine's
  * variable on its NC4H5_var until the variable goes, its dataset is remade,
- * or the file is flushed (enddef, sync, close). */
+ * or the file is flushed (enddef, sync, close).
+ *
+ * Raw reads of a file on disk opened read-only skip HDF5's lock: a chunk's
+ * address, stored size and filter mask are asked of HDF5 once
+ * (H5Dget_chunk_info_by_coord, under the lock) and kept in the variable's
+ * table of chunks, and its bytes are read with pread on HDF5's own
+ * descriptor (the POSIX driver's), outside every lock, so threads reading
+ * one handle read and decode in parallel.  The file is checked once per
+ * request (fstat: same size and modification time as when the table was
+ * begun); a file another writer changed, a writable handle, an image in
+ * memory or a remote file read through HDF5 (H5Dread_chunk) as before. */
 #include "config.h"
+#include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "hdf5chunk.h"
 #include "ncfilter.h"
 #include "ncchunk.h"
@@ -34,6 +48,20 @@
  * the chunks it decodes in the cache (keep_sparse), a write goes to HDF5
  * when the variable has no cache. */
 #define SPARSE 4
+/* The most chunks a variable's table of chunk addresses covers (16 bytes
+ * each); a variable with more asks HDF5 for each chunk it reads. */
+#define MAX_TABLE ((size_t)1 << 20)
+
+/* Chunks read by pread / by HDF5 (nc4h5_chunk_read_counts). */
+static atomic_size_t n_pread, n_hdf5;
+
+/* One chunk of the table: addr 0 not asked yet, 1 never written, else the
+ * chunk's file offset + 2 (stored last, with release order: a reader that
+ * sees it sees sizemask too); sizemask: stored size << 32 | filter mask. */
+typedef struct centry {
+    _Atomic uint64_t addr;
+    _Atomic uint64_t sizemask;
+} centry;
 
 /* ---- the variable's state ------------------------------------------------------------
  * On its NC4H5_var, for the dataset id it was made for (another id: the
@@ -58,6 +86,12 @@ typedef struct vcache {
     hsize_t fsize;                   /* the file's size: no stored chunk is larger */
     int engine;                      /* ev is set up */
     ncc_var ev;                      /* the engine's variable and write-back cache */
+    /* Raw reads by pread (read-only file on disk), else through HDF5. */
+    _Atomic int pfd;                 /* HDF5's descriptor of the file, -1: HDF5 reads */
+    struct stat st;                  /* the file when the table was begun */
+    size_t grid[H5S_MAX_RANK];       /* chunks per dimension */
+    size_t ntable;                   /* entries of table (0: none) */
+    centry *table;
 } vcache;
 
 static int vc_engine(vcache *vc);
@@ -69,6 +103,7 @@ vc_free(vcache *vc)
     if (vc->engine)
         ncc_var_fini(&vc->ev);
     ncf_chain_free(vc->chain);
+    free(vc->table);
     free(vc);
 }
 
@@ -106,6 +141,70 @@ hdf5_has_filters(hid_t dcpl, int nf)
             return NC_ENOFILTER;
     }
     return NC_NOERR;
+}
+
+/* Raw reads by pread for dataset did of the read-only file fid, when HDF5
+ * reads it with its POSIX driver (not an image in memory, not a remote
+ * file, no user block): its descriptor, the file's identity, and
+ * a table of chunk addresses when the chunk grid is small enough.  Leaves
+ * vc->pfd -1 otherwise.  Locked. */
+static void
+pread_setup(vcache *vc, hid_t did, hid_t fid)
+{
+    hid_t fapl, fcpl, sid;
+    hsize_t ub = 0, dims[H5S_MAX_RANK];
+    void *h = NULL;
+    int fd = -1;
+    size_t n = 1;
+
+    atomic_store(&vc->pfd, -1);
+    if (fid < 0 || (fapl = H5Fget_access_plist(fid)) < 0)
+        return;
+    if (H5Pget_driver(fapl) == H5FD_SEC2 && H5Fget_vfd_handle(fid, fapl, &h) >= 0 && h != NULL)
+        fd = *(int *)h;
+    H5Pclose(fapl);
+    if (fd < 0 || fstat(fd, &vc->st) != 0 || !S_ISREG(vc->st.st_mode))
+        return;
+    /* A user block puts HDF5's addresses at an offset the chunk queries
+     * do not all state the same way: such files (netCDF writes none) read
+     * through HDF5. */
+    if ((fcpl = H5Fget_create_plist(fid)) < 0)
+        return;
+    if (H5Pget_userblock(fcpl, &ub) < 0)
+        ub = 1;
+    H5Pclose(fcpl);
+    if (ub != 0)
+        return;
+    /* The table: one entry per chunk of the extent. */
+    if ((sid = H5Dget_space(did)) >= 0) {
+        if (H5Sget_simple_extent_dims(sid, dims, NULL) == vc->nd) {
+            for (int d = 0; d < vc->nd && n; d++) {
+                hsize_t g = (dims[d] + vc->cd[d] - 1) / vc->cd[d];
+                vc->grid[d] = (size_t)g;
+                n = g == 0 || g > MAX_TABLE || n > MAX_TABLE / g ? 0 : n * (size_t)g;
+            }
+            if (n > 0 && (vc->table = calloc(n, sizeof(centry))) != NULL)
+                vc->ntable = n;
+        }
+        H5Sclose(sid);
+    }
+    atomic_store(&vc->pfd, fd);
+}
+
+/* Whether vc's file is still the one its table describes (another writer
+ * may have changed it): checked once per request.  A changed file is read
+ * through HDF5 from then on. */
+static void
+pread_check(vcache *vc)
+{
+    struct stat st;
+    int fd = atomic_load(&vc->pfd);
+    if (fd < 0)
+        return;
+    if (fstat(fd, &st) != 0 || st.st_size != vc->st.st_size || st.st_ino != vc->st.st_ino ||
+        st.st_dev != vc->st.st_dev || st.st_mtim.tv_sec != vc->st.st_mtim.tv_sec ||
+        st.st_mtim.tv_nsec != vc->st.st_mtim.tv_nsec)
+        atomic_store(&vc->pfd, -1);
 }
 
 /* What the pipeline needs of dataset did (memory type mtid, the file type
@@ -172,9 +271,12 @@ vc_setup(vcache *vc, hid_t did, hid_t mtid)
         if (fid >= 0) {
             (void)H5Fget_intent(fid, &intent);
             (void)H5Fget_filesize(fid, &vc->fsize);
-            H5Fclose(fid);
         }
         vc->writable = (intent & H5F_ACC_RDWR) != 0;
+        if (!vc->writable)
+            pread_setup(vc, did, fid);
+        if (fid >= 0)
+            H5Fclose(fid);
     }
     if (vc->size > sizeof(vc->fillval))
         goto done;   /* larger elements: HDF5's path */
@@ -210,6 +312,7 @@ vc_get(NC4_var *var, hid_t did, hid_t mtid, int nd, size_t size, vcache **vcp)
         vc_free(vc);
     if ((vc = calloc(1, sizeof(*vc))) == NULL)
         return NC_ENOMEM;
+    atomic_init(&vc->pfd, -1);
     vc->key = hv;
     vc->did = did;
     vc->var = var;
@@ -332,13 +435,133 @@ raw_fetch(vcache *vc, ncc_raw *r, int owned)
     r->mask = mask;
 }
 
-/* From a pool task: takes the lock. */
+/* The table entry of the chunk at off, or NULL when it has none. */
+static centry *
+table_entry(const vcache *vc, const hsize_t *off)
+{
+    size_t i = 0;
+    if (vc->table == NULL)
+        return NULL;
+    for (int d = 0; d < vc->nd; d++) {
+        hsize_t c = off[d] / vc->cd[d];
+        if (c >= vc->grid[d])
+            return NULL;
+        i = i * vc->grid[d] + (size_t)c;
+    }
+    return &vc->table[i];
+}
+
+/* Where the chunk at off lies: *addr (file offset, UINT64_MAX: never
+ * written), *nb, *mask, from the table or asked of HDF5 (taking the lock)
+ * and kept there. */
+static int
+chunk_where(vcache *vc, const hsize_t *off, uint64_t *addr, hsize_t *nb, unsigned *mask)
+{
+    centry *e = table_entry(vc, off);
+    uint64_t a = e ? atomic_load_explicit(&e->addr, memory_order_acquire) : 0;
+    if (a == 0) {
+        unsigned fm = 0;
+        haddr_t ha = HADDR_UNDEF;
+        hsize_t sz = 0;
+        int ok;
+        nc4h5_lock();
+        ok = H5Dget_chunk_info_by_coord(vc->did, off, &fm, &ha, &sz) >= 0;
+        nc4h5_unlock();
+        if (!ok)
+            return NC_EHDFERR;
+        if (ha == HADDR_UNDEF || sz == 0) {
+            a = 1;
+            sz = 0;
+        } else {
+            /* Inside the file (a damaged index may say anything). */
+            if (sz > (hsize_t)UINT32_MAX || ha > (haddr_t)vc->st.st_size ||
+                sz > (hsize_t)vc->st.st_size - ha)
+                return NC_EHDFERR;
+            a = (uint64_t)ha + 2;
+        }
+        if (e) {
+            atomic_store_explicit(&e->sizemask, (uint64_t)sz << 32 | fm, memory_order_relaxed);
+            atomic_store_explicit(&e->addr, a, memory_order_release);
+        }
+        *nb = sz;
+        *mask = fm;
+    } else {
+        uint64_t sm = atomic_load_explicit(&e->sizemask, memory_order_relaxed);
+        *nb = sm >> 32;
+        *mask = (unsigned)(sm & 0xffffffffu);
+    }
+    *addr = a == 1 ? UINT64_MAX : a - 2;
+    return NC_NOERR;
+}
+
+/* len bytes at off of fd, all of them. */
+static int
+pread_all(int fd, unsigned char *buf, size_t len, uint64_t off)
+{
+    while (len > 0) {
+        ssize_t n = pread(fd, buf, len, (off_t)off);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return NC_EHDFERR;   /* an error, or the file ends early */
+        buf += n;
+        len -= (size_t)n;
+        off += (uint64_t)n;
+    }
+    return NC_NOERR;
+}
+
+/* raw_fetch by pread on descriptor fd, outside the lock (but for a chunk
+ * not in the table yet, whose place HDF5 gives under it). */
+static void
+raw_pread(vcache *vc, int fd, ncc_raw *r, int owned)
+{
+    const hsize_t *off = (const hsize_t *)(const void *)r->key;
+    uint64_t addr;
+    hsize_t nb;
+    unsigned mask;
+    void *buf;
+    r->data = NULL;
+    r->owned = 0;
+    if ((r->status = chunk_where(vc, off, &addr, &nb, &mask)) != NC_NOERR)
+        return;
+    if (addr == UINT64_MAX) {
+        r->status = NC_EEMPTY;
+        return;
+    }
+    buf = owned ? malloc((size_t)nb) : ncc_scratch(NCC_SCRATCH_RAW, (size_t)nb);
+    if (buf == NULL) {
+        r->status = NC_ENOMEM;
+        return;
+    }
+    r->data = buf;
+    r->owned = owned;
+    r->len = (size_t)nb;
+    r->mask = mask;
+    r->status = pread_all(fd, buf, (size_t)nb, addr);
+    atomic_fetch_add_explicit(&n_pread, 1, memory_order_relaxed);
+}
+
+/* One chunk, by pread when vc reads so, else through HDF5 under the lock. */
+static void
+fetch(vcache *vc, ncc_raw *r, int owned)
+{
+    int fd = atomic_load_explicit(&vc->pfd, memory_order_relaxed);
+    if (fd >= 0) {
+        raw_pread(vc, fd, r, owned);
+        return;
+    }
+    nc4h5_lock();
+    raw_fetch(vc, r, owned);
+    nc4h5_unlock();
+    atomic_fetch_add_explicit(&n_hdf5, 1, memory_order_relaxed);
+}
+
+/* From a pool task: takes the lock when it needs it. */
 static int
 h5_fetch_one(void *fmt, ncc_raw *r)
 {
-    nc4h5_lock();
-    raw_fetch(fmt, r, 0);
-    nc4h5_unlock();
+    fetch(fmt, r, 0);
     return r->status;
 }
 
@@ -347,14 +570,21 @@ static int
 h5_fetch_many(void *fmt, size_t n, ncc_raw *r)
 {
     int stat = NC_NOERR;
-    nc4h5_lock();
     for (size_t i = 0; i < n; i++) {
-        raw_fetch(fmt, &r[i], 1);
+        fetch(fmt, &r[i], 1);
         if (r[i].status && r[i].status != NC_EEMPTY && !stat)
             stat = r[i].status;
     }
-    nc4h5_unlock();
     return stat;
+}
+
+void
+nc4h5_chunk_read_counts(size_t *pread_chunks, size_t *hdf5_chunks)
+{
+    if (pread_chunks)
+        *pread_chunks = atomic_load(&n_pread);
+    if (hdf5_chunks)
+        *hdf5_chunks = atomic_load(&n_hdf5);
 }
 
 /* A codec's failure as HDF5's own pipeline would report it. */
@@ -443,7 +673,8 @@ vc_engine(vcache *vc)
  * per variable, from a small striped table.  A caller that holds the HDF5
  * lock takes none (it could wait on a thread that waits for the HDF5 lock;
  * the HDF5 lock orders it against other holders). */
-#define NSTRIPES 64
+#define NSTRIPES_BITS 6
+#define NSTRIPES (1 << NSTRIPES_BITS)
 static pthread_mutex_t stripes[NSTRIPES];
 static pthread_once_t stripes_once = PTHREAD_ONCE_INIT;
 
@@ -461,7 +692,9 @@ var_lock(const NC4_var *var)
     if (nc4h5_lock_held())
         return NULL;
     pthread_once(&stripes_once, stripes_init);
-    m = &stripes[((uintptr_t)var / sizeof(void *)) % NSTRIPES];
+    /* Mixed bits of the address: variables allocated a multiple of some
+     * power of two apart must not share a stripe. */
+    m = &stripes[(((uint64_t)(uintptr_t)var >> 4) * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - NSTRIPES_BITS)];
     pthread_mutex_lock(m);
     return m;
 }
@@ -585,6 +818,7 @@ chunk_read(NC4_var *var, hid_t did, hid_t mtid, int nd, const hsize_t *start, co
     *done = 1;
     if (sparse && (stat = vc_bound(vc)))
         return stat;
+    pread_check(vc);
     vc_io_mode(vc);
     return ncc_read(&vc->ev, &s, out);
 }

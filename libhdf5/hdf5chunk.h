@@ -4,7 +4,8 @@
  * Reads and writes of a filtered chunked dataset go by whole chunks
  * through the chunk engine (libchunk/ncchunk.h: ncc_read / ncc_write, its
  * write-back cache with HDF5's policy, lru): raw chunks move with
- * H5Dread_chunk / H5Dwrite_chunk under the HDF5 lock, and libfilter's
+ * H5Dread_chunk / H5Dwrite_chunk under the HDF5 lock (reads of a read-only
+ * file on disk: pread outside it, at addresses HDF5 gives once per chunk), and libfilter's
  * chain decodes / encodes them on the shared pool without it (tasks take
  * the lock for their own raw read and write only when the calling thread
  * holds none; see hdf5chunk.c).  HDF5 keeps every piece of metadata (chunk index, filter masks,
@@ -83,6 +84,11 @@ int nc4h5_chunk_cache_flush(NC4_var *var, int drop);
  * nc4h5_chunk_cache_drop (hdf5int.h) discards what is left as the vars are
  * freed.  Callers may hold the lock. */
 int nc4h5_chunk_cache_flush_file(NC4_file *f);
+
+/* Chunks read so far in this process by pread outside the HDF5 lock
+ * (read-only files on disk) and through HDF5 (H5Dread_chunk): for tests
+ * of which path a handle takes.  Either pointer may be NULL. */
+void nc4h5_chunk_read_counts(size_t *pread_chunks, size_t *hdf5_chunks);
 
 /* (hdf5var.c) Make filter id usable by HDF5 itself: when HDF5 has no such
  * filter (not built in, no plugin on HDF5_PLUGIN_PATH) but libfilter has
