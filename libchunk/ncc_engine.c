@@ -6,7 +6,9 @@
  * task), then a pool task per chunk decodes it and copies its part into the
  * caller's buffer (decoding straight into that buffer when the chunk is one
  * run of it).  Cached chunks are copied from the cache; chunks not stored
- * are copied from a chunk of fill.
+ * are copied from a chunk of fill.  A format that fetches several chunks at
+ * once gets a large batch asked in waves, the next wave fetched while the
+ * pool decodes the last.
  * Write: whole chunks the cache does not hold are encoded from the caller's
  * data, NCC_DIRECT_BATCH at a time on the pool; parts of chunks it does not
  * hold go into the stored chunk in place when the format can (write_runs);
@@ -390,24 +392,124 @@ keep_chunk(ncc_var *v, rd_job *j)
     }
 }
 
-static int
-run_read_batch(ncc_var *v, const ncc_sel *s, unsigned char *out, rd_job *jobs, ncc_raw *raws, size_t njobs,
-               size_t nraws)
+/* Decode jobs[0..n) on the pool (the caller joins in). */
+static void
+decode_jobs(ncc_var *v, const ncc_sel *s, unsigned char *out, rd_job *jobs, size_t n)
 {
     rd_ctx c;
-    int stat = NC_NOERR;
-    if (nraws > 0 && !v->fetch_in_task) {
-        stat = v->ops->fetch_many(v->fmt, nraws, raws);
-        if (stat && stat != NC_EEMPTY)
-            return stat;
-        stat = NC_NOERR;
-    }
     c.v = v;
     c.s = s;
     c.out = out;
     c.jobs = jobs;
-    c.inner = njobs == 1 ? ncf_pool_default() : NULL;
-    ncf_pool_run(ncf_pool_default(), njobs, rd_task, &c);
+    c.inner = n == 1 ? ncf_pool_default() : NULL;
+    ncf_pool_run(ncf_pool_default(), n, rd_task, &c);
+}
+
+/* A wave of a read: the jobs it decodes, and a thread that decodes them
+ * (as a caller of the pool) while the reading thread fetches the next. */
+typedef struct rd_wave {
+    ncc_var *v;
+    const ncc_sel *s;
+    unsigned char *out;
+    rd_job *jobs;
+    size_t n;
+    pthread_t th;
+} rd_wave;
+
+static void *
+wave_main(void *arg)
+{
+    rd_wave *w = arg;
+    decode_jobs(w->v, w->s, w->out, w->jobs, w->n);
+    return NULL;
+}
+
+/* Raw chunks a batch fetches in waves when the format fetches several at
+ * once: wave k+1 is fetched on the calling thread (fetch_many stays there,
+ * with whatever locks the caller holds) while a helper thread decodes wave
+ * k on the pool, so the wait for the bytes and the decoding overlap.  The
+ * first wave is two chunks per pool thread, so decoding starts early; each
+ * later one is as large as all before it (the fetch of the next keeps
+ * ahead of the decoding of the last), up to a quarter of the batch, so a
+ * batch takes about log2(batch / first) + 4 fetches.  A batch of fewer
+ * than NCC_WAVE_MIN raw chunks is fetched at once. */
+#define NCC_WAVE_MIN 16
+#define NCC_WAVE_PARTS 4
+
+/* The end (raw index) of the wave that starts at raw r0 of nraws. */
+static size_t
+wave_end(size_t r0, size_t nraws, size_t first, size_t cap)
+{
+    size_t n = r0 == 0 ? first : r0 < cap ? r0 : cap;
+    /* A short remainder goes with this wave. */
+    if (n > nraws - r0 || nraws - r0 - n < n / 4)
+        n = nraws - r0;
+    return r0 + n;
+}
+
+static int
+run_read_waves(ncc_var *v, const ncc_sel *s, unsigned char *out, rd_job *jobs, ncc_raw *raws, size_t njobs,
+               size_t nraws)
+{
+    int nthreads = ncf_pool_default() ? ncf_pool_nthreads(ncf_pool_default()) : 1;
+    size_t first = (size_t)nthreads * 2, cap = nraws / NCC_WAVE_PARTS, r0 = 0, r1, j0 = 0, j1;
+    rd_wave w;
+    int stat = NC_NOERR, running = 0;
+    if (first > cap)
+        first = cap;
+    if (first < 1)
+        first = 1;
+    memset(&w, 0, sizeof(w));
+    w.v = v;
+    w.s = s;
+    w.out = out;
+    r1 = wave_end(0, nraws, first, cap);
+    stat = v->ops->fetch_many(v->fmt, r1, raws);
+    while (stat == NC_NOERR || stat == NC_EEMPTY) {
+        /* The jobs of wave [r0, r1): up to the first job of a later raw
+         * (jobs with no raw go with the wave they fall in). */
+        for (j1 = j0; j1 < njobs && (jobs[j1].raw == NULL || (size_t)(jobs[j1].raw - raws) < r1); j1++)
+            ;
+        if (r1 == nraws)
+            j1 = njobs;
+        w.jobs = jobs + j0;
+        w.n = j1 - j0;
+        if (r1 == nraws) {
+            decode_jobs(v, s, out, w.jobs, w.n);
+            stat = NC_NOERR;
+            break;
+        }
+        running = pthread_create(&w.th, NULL, wave_main, &w) == 0;
+        if (!running)
+            decode_jobs(v, s, out, w.jobs, w.n); /* no thread: one after the other */
+        r0 = r1;
+        j0 = j1;
+        r1 = wave_end(r0, nraws, first, cap);
+        stat = v->ops->fetch_many(v->fmt, r1 - r0, raws + r0);
+        if (running)
+            pthread_join(w.th, NULL);
+        running = 0;
+    }
+    /* A failed fetch: the later waves are not decoded (the batch's error
+     * is the fetch's). */
+    return stat == NC_EEMPTY ? NC_NOERR : stat;
+}
+
+static int
+run_read_batch(ncc_var *v, const ncc_sel *s, unsigned char *out, rd_job *jobs, ncc_raw *raws, size_t njobs,
+               size_t nraws)
+{
+    int stat = NC_NOERR;
+    if (nraws >= NCC_WAVE_MIN && !v->fetch_in_task) {
+        stat = run_read_waves(v, s, out, jobs, raws, njobs, nraws);
+    } else {
+        if (nraws > 0 && !v->fetch_in_task)
+            stat = v->ops->fetch_many(v->fmt, nraws, raws);
+        if (stat == NC_NOERR || stat == NC_EEMPTY) {
+            stat = NC_NOERR;
+            decode_jobs(v, s, out, jobs, njobs);
+        }
+    }
     for (size_t i = 0; i < njobs; i++) {
         if (jobs[i].status && stat == NC_NOERR)
             stat = jobs[i].status;
