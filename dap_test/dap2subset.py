@@ -11,7 +11,8 @@ What is returned, as DAP2 servers (Hyrax) do:
     the sizes of the hyperslabs;
   - a Grid projected whole keeps its maps (sliced like the array); a Grid
     member projected alone comes back inside a Structure named after the grid;
-  - the .dods: that DDS, "Data:", the XDR values of the selection.
+  - the .dods: that DDS, "Data:", the XDR values of the selection;
+  - a row range on a sequence (S[0:9].m) selects those records.
 The DAS is returned whole.
 """
 import re
@@ -367,7 +368,13 @@ def apply(sel, node, value):
     if node.kind == "sequence":
         keep = [i for i, f in enumerate(node.fields) if sel.whole or f.name in sel.fields]
         fields = [node.fields[i] for i in keep]
-        return Node("sequence", node.name, fields=fields), [[r[i] for i in keep] for r in value]
+        recs = value
+        if sel.ranges:  # rows [first:stride:last], as Hyrax selects them (last may be past the end)
+            if len(sel.ranges) != 1:
+                raise ValueError("a sequence takes one row range")
+            a, st, b = sel.ranges[0]
+            recs = value[a:b + 1:st]
+        return Node("sequence", node.name, fields=fields), [[r[i] for i in keep] for r in recs]
     raise ValueError("unexpected node")
 
 

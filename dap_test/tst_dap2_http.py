@@ -416,7 +416,10 @@ def members(nc, ours, base, port, data):
     the member; no more requests than the reference, the values of file://."""
     lib = sys.argv[2]
     for opt, name in ((["-h"], "test.07"), ([], "test.07"), (["-v", "person.age"], "test.07"),
-                      (["-v", "types.f32"], "test.50")):
+                      (["-v", "types.f32"], "test.50"),
+                      # sequence limits: the first records ([0:N-1] on the sequence)
+                      (["-h"], "test.07#limit=2"), ([], "test.07#limit=2"),
+                      ([], "test.07#limit_types=3"), ([], "test.07#limit=2&nolimit_person")):
         got = []
         for exe in (ours, REF):
             counts(port, reset=True)
@@ -427,6 +430,11 @@ def members(nc, ours, base, port, data):
         nctst.check(orc == 0 and oout == rout, "%s %s: ours and the reference differ" % (name, opt))
         nctst.check(not whole and len(oreq) <= len(rreq),
                     "%s %s: requests %s (the reference %s)" % (name, opt, oreq, rreq))
+    counts(port, reset=True)
+    run([ours, base + "test.07#limit_types=3"])
+    oreq = [q.split("?", 1)[1] for q in requests(port) if ".dods?" in q]
+    nctst.check(oreq and all(q.startswith("types[0:2].") or q.startswith("person.") for q in oreq)
+                and "types[0:2].f64" in oreq, "test.07#limit_types=3: .dods requests %s" % oreq)
     # ncdump -v person.age: the count of each sequence, nothing of the others' members
     counts(port, reset=True)
     run([ours, "-v", "person.age", base + "test.07"])

@@ -206,6 +206,13 @@ sb_projection(Sb *b, const D2file *f, const D2node *v, size_t nd, const size_t *
         const D2node *p = path[--depth];
         if ((stat = sb_name(b, p->name)))
             return stat;
+        /* a sequence limited to its first records ("limit") */
+        if (p->kind == D2_SEQUENCE && p->map != NULL && ((const D2nm *)p->map)->seqlimit > 0) {
+            char rows[48];
+            int n = snprintf(rows, sizeof rows, "[0:%zu]", ((const D2nm *)p->map)->seqlimit - 1);
+            if ((stat = sb_add(b, rows, (size_t)n)))
+                return stat;
+        }
         /* a container array: the slabs of its dimensions */
         for (size_t i = 0; start != NULL && p != v && i < p->rank; i++, k++) {
             if (k >= nd)

@@ -57,6 +57,7 @@ typedef struct D2nm {
     char *dimname;           /* DODS dimName attribute */
     size_t userstrlen;       /* stringlength_VAR / maxstrlen_VAR parameter */
     struct D2node *basevar;  /* a variable with the same name and shape */
+    size_t seqlimit;         /* http: the records a sequence is limited to ("limit"); 0: all */
 } D2nm;
 
 /* One projection of the user's constraint: a path of names, and the

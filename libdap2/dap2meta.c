@@ -294,6 +294,43 @@ countmember(const D2node *n, int depth)
     return compound && depth < D2_MAX_DEPTH ? countmember(compound, depth + 1) : NULL;
 }
 
+/* A positive count of a limit parameter, or 0. */
+static size_t
+count_param(const char *v)
+{
+    unsigned long n = 0;
+    char *end;
+    if (v == NULL || *v < '0' || *v > '9')
+        return 0;
+    n = strtoul(v, &end, 10);
+    return n > 0 && n <= (unsigned long)UINT_MAX ? (size_t)n : 0;
+}
+
+/* The records sequence seq is limited to over http, upstream's sequence
+ * limit: "limit=N" for every sequence (none by default), "nolimit_PATH",
+ * then "limit_PATH=N" for the one whose DAP path is PATH; 0: no limit. */
+static size_t
+seqlimit(const D2file *f, const D2node *seq)
+{
+    size_t lim = 0, n;  /* "nolimit" is the default */
+    char *path = d2_fullname(seq), *key;
+    if ((n = count_param(d2_param(f, "limit"))) > 0)
+        lim = n;
+    if (path == NULL || (key = malloc(strlen(path) + 16)) == NULL) {
+        free(path);
+        return lim;
+    }
+    snprintf(key, strlen(path) + 16, "nolimit_%s", path);
+    if (d2_param(f, key) != NULL)
+        lim = 0;
+    snprintf(key, strlen(path) + 16, "limit_%s", path);
+    if ((n = count_param(d2_param(f, key))) > 0)
+        lim = n;
+    free(key);
+    free(path);
+    return lim;
+}
+
 /* http(s): the record count of sequence seq from one request for a single
  * member (element 0 of every array on the way), as upstream; a response
  * holding that member whole is kept in the response cache for its read. */
@@ -307,6 +344,7 @@ seqcount_remote(D2file *f, D2node *seq, size_t *countp)
     int stat;
     if (m == NULL)
         return NC_EDDS;
+    NM(seq)->seqlimit = seqlimit(f, seq);
     for (const D2node *p = m; p != seq; p = p->parent)
         nd += p->rank;
     if (nd > NC_MAX_VAR_DIMS)
