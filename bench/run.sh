@@ -28,6 +28,10 @@
 #                    generates (src/dap2gen.py): ncdump -h and ncdump of 20 variables, nc_get_vars
 #                    stride 4 of a float variable of 100*M/128 MB, nc_get_var of one of 200*M/128 MB;
 #                    requests per client run in a table of their own
+#                    R: netCDF-4 over HTTP byte ranges from a loopback server the bench starts
+#                    (remote_test/rangeserver.py, 5 ms added per request): read-all of M/2 MiB
+#                    (shuffle + deflate 1) local, by #mode=bytes, and through a kerchunk
+#                    reference store; ncdump -h of 20 variables; requests per client run
 #   --no-limits      skip the physical-limit measurements
 #   --tmp DIR        parent of the scratch directory                       [$TMPDIR or /tmp]
 #   --raw FILE       also save the raw per-run lines to FILE
@@ -40,7 +44,7 @@ set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 REF=/usr NEW= REPS=3 MIB=512 NVARS=10000 ONLY= LIMITS=1 TMPBASE=${TMPDIR:-/tmp} RAW= KEEP=0 JOBTO=900
 
-usage() { sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-1}"; }
+usage() { sed -n '2,35p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-1}"; }
 while [ $# -gt 0 ]; do
     case "$1" in
         --ref) REF=$2; shift 2 ;;
@@ -66,8 +70,9 @@ want() {  # want W3 -> true if selected
 }
 
 WORK=$(mktemp -d "$TMPBASE/ncbench.XXXXXX")
-D2PID=
+D2PID= RPID=
 cleanup() {
+    if [ -n "$RPID" ]; then kill "$RPID" 2>/dev/null || true; wait "$RPID" 2>/dev/null || true; fi
     if [ -n "$D2PID" ]; then kill "$D2PID" 2>/dev/null || true; wait "$D2PID" 2>/dev/null || true; fi
     if [ "$KEEP" = 1 ]; then echo "scratch kept: $WORK" >&2; else rm -rf "$WORK"; fi
 }
@@ -218,6 +223,50 @@ if want D2; then
     fi
 fi
 
+# R: netCDF-4 files (the reference's nc_remote writes them: M/2 MiB float
+# in 1 MiB chunks, shuffle + deflate 1, and a 20-variable file), one
+# loopback rangeserver.py (remote_test/; 127.0.0.1, ephemeral port, 5 ms
+# added per request under /m/lat5/) for every client run, and a kerchunk
+# reference file naming the big file's chunks as ranges of its URL
+# (src/nc_remote_refs.py, h5py).  The server counts requests: it is reset
+# before each client run and asked after.  A side whose netcdf_meta.h has
+# no byte ranges (upstream 4.9.0 from Debian) runs only the local read.
+RURL= RLAT=
+declare -A HASBR
+r_ctl() { curl -s --max-time 10 "$RURL/_$1"; }
+r_run() {  # r_run JOB IMPL REP: the job, then its requests
+    local n=0
+    if [ "${HASBR[$2]}" != 1 ]; then job "$1" "$2" "$3"; return 0; fi
+    r_ctl reset >/dev/null || true
+    job "$1" "$2" "$3"
+    n=$(r_ctl stats | sed -n 's/.*"requests": *\([0-9]*\).*/\1/p')
+    echo "impl=$2 rep=$3 remotejob=$1 requests=${n:-0}" >>"$RAWF"
+}
+if want R; then
+    echo "== generating R inputs, starting the range server" >&2
+    mkdir -p "$IN/remote"
+    for im in "${IMPLS[@]}"; do
+        HASBR[$im]=0
+        grep -q 'NC_HAS_BYTERANGE *1' "$(make -s -C "$HERE" PREFIX="${PFX[$im]}" print-incdir)/netcdf_meta.h" 2>/dev/null && HASBR[$im]=1
+    done
+    if ! "${BIN[ref]}/nc_remote" -k make -o "$IN/remote/big.nc" -m "$HALF" >>"$LOG" 2>&1 ||
+       ! "${BIN[ref]}/nc_remote" -k make20 -o "$IN/remote/v20.nc" >>"$LOG" 2>&1; then
+        echo "!! R: nc_remote could not write the inputs, see $LOG" >&2
+    else
+        "$PY" "$HERE/../remote_test/rangeserver.py" --data "$IN/remote" --portfile "$WORK/r.port" \
+            --lifetime $(( 120 + 8 * REPS * JOBTO )) 2>>"$LOG" &
+        RPID=$!
+        for _ in $(seq 1 150); do [ -s "$WORK/r.port" ] && break; kill -0 "$RPID" 2>/dev/null || break; sleep 0.1; done
+        if [ -s "$WORK/r.port" ]; then RURL=http://127.0.0.1:$(cat "$WORK/r.port"); RLAT=$RURL/m/lat5; fi
+        if [ -z "$RURL" ]; then
+            echo "!! R: the range server did not start, see $LOG" >&2
+        elif ! "$PY" "$HERE/src/nc_remote_refs.py" "$IN/remote/big.nc" "$RLAT/big.nc" "$IN/remote/big.json" >>"$LOG" 2>&1; then
+            echo "!! R: nc_remote_refs.py failed (h5py?), see $LOG: no reference-store read" >&2
+        fi
+        [ -n "$RURL" ] && echo "   R: server at $RURL, $(stat -c %s "$IN/remote/big.nc") bytes in the file; byte ranges: ref ${HASBR[ref]}${NEW:+, new ${HASBR[new]:-0}}" >&2
+    fi
+fi
+
 # ---------------------------------------------------------------- jobs
 W3OPT=(); want W3 && W3OPT=(-S 4)
 job() {  # job NAME IMPL REP
@@ -255,6 +304,18 @@ job() {  # job NAME IMPL REP
         W8_ncgen)   run_tool "$im" "$rep" W8_ncgen cdl_to_nc "$GENB" parse_strtof ncgen -b -o out.nc "$IN/gen.cdl" ;;
         W8_ncdump4) run_tool "$im" "$rep" W8_ncdump4 dump "$DUMPB" fmt_g7 ncdump "$IN/dump4.nc" ;;
         W8_ncgen4)  run_tool "$im" "$rep" W8_ncgen4 cdl_to_nc4 "$GENB" parse_strtof ncgen -b -k nc4 -o out.nc "$IN/gen.cdl" ;;
+        R_local)    run_prog "$im" "$rep" nc_remote -k read -w R_local -u "$IN/remote/big.nc" -m "$HALF" ;;
+        R_direct)   run_prog "$im" "$rep" nc_remote -k read -w R_direct -u "$RLAT/big.nc#mode=bytes" -m "$HALF" ;;
+        R_refstore) if [ -s "$IN/remote/big.json" ]; then
+                        run_prog "$im" "$rep" nc_remote -k read -w R_refstore -u "file://$IN/remote/big.json#mode=zarr,reference" -m "$HALF"
+                    else
+                        echo "impl=$im rep=$rep workload=R_refstore phase=read status=unavailable reason=no_reference_file" >>"$RAWF"
+                    fi ;;
+        R_dump_h)   if [ "${HASBR[$im]}" = 1 ]; then
+                        run_tool "$im" "$rep" R_dump_h header 0 - ncdump -h "$RLAT/v20.nc#mode=bytes"
+                    else
+                        echo "impl=$im rep=$rep workload=R_dump_h phase=header status=unavailable reason=no_byterange" >>"$RAWF"
+                    fi ;;
         D2_dump_h)  run_tool "$im" "$rep" D2_dump_h header 0 - ncdump -h "$D2URL/d2meta" ;;
         D2_dump)    run_tool "$im" "$rep" D2_dump full "$D2META" - ncdump "$D2URL/d2meta" ;;
         D2_stride)  run_prog "$im" "$rep" nc_dap2 -u "$D2URL/d2stride" -v s -z "$D2Z_S" -y 250 -x 1000 -k stride -s 4 ;;
@@ -276,6 +337,7 @@ want W11 && JOBS+=(W11)
 want Z && JOBS+=(Z_plain Z_shard)
 [ -n "$ONLY" ] && want T && JOBS+=(T_classic T_nc4z T_zarr)
 [ -n "$D2URL" ] && JOBS+=(D2_dump_h D2_dump D2_stride D2_read)
+[ -n "$RURL" ] && JOBS+=(R_local R_direct R_refstore R_dump_h)
 
 T0=$(date +%s)
 for rep in $(seq 1 "$REPS"); do
@@ -288,7 +350,8 @@ for rep in $(seq 1 "$REPS"); do
     for j in "${JOBS[@]}"; do
         for im in "${IMPLS[@]}"; do
             echo "   $j [$im]" >&2
-            case $j in D2_*) d2_run "$j" "$im" "$rep" ;; *) job "$j" "$im" "$rep" ;; esac
+            case $j in D2_*) d2_run "$j" "$im" "$rep" ;; R_local) job "$j" "$im" "$rep" ;;
+                R_*) r_run "$j" "$im" "$rep" ;; *) job "$j" "$im" "$rep" ;; esac
         done
     done
 done
@@ -332,6 +395,34 @@ if grep -q "^impl=[a-z]* rep=[0-9]* dap2job=" "$RAWF"; then
                 if (cnt[k] > 0) printf " %8d %8d %10.1f", med(k, cnt[k]), med(w SUBSEP im SUBSEP "dods", cnt[k]),
                                        med(w SUBSEP im SUBSEP "served", cnt[k]) / 1e3
                 else printf " %8s %8s %10s", "-", "-", "-"
+            }
+            printf "\n"
+        }
+    }' "$RAWF"
+fi
+if grep -q "^impl=[a-z]* rep=[0-9]* remotejob=" "$RAWF"; then
+    echo
+    echo "Remote (byte-range) requests per client run (median over repetitions)"
+    awk '
+    function med(k, n,    v, i, j, t) {
+        for (i = 1; i <= n; i++) v[i] = val[k, i] + 0
+        for (i = 2; i <= n; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
+        return (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+    }
+    / remotejob=/ {
+        delete f
+        for (i = 1; i <= NF; i++) { p = index($i, "="); f[substr($i, 1, p - 1)] = substr($i, p + 1) }
+        w = f["remotejob"]; if (!(w in seen)) { seen[w] = 1; order[++nw] = w }
+        if (f["impl"] == "new") hasnew = 1
+        k = w SUBSEP f["impl"]; val[k, ++cnt[k]] = f["requests"]
+    }
+    END {
+        printf "%-12s %8s", "workload", "ref_req"; if (hasnew) printf " %8s", "new_req"; printf "\n"
+        for (r = 1; r <= nw; r++) {
+            w = order[r]; printf "%-12s", w
+            for (q = 1; q <= (hasnew ? 2 : 1); q++) {
+                k = w SUBSEP (q == 1 ? "ref" : "new")
+                if (cnt[k] > 0) printf " %8d", med(k, cnt[k]); else printf " %8s", "-"
             }
             printf "\n"
         }
