@@ -21,4 +21,7 @@ int nct_par_open(const char *path, int mode, int *ncidp);
 #define nc_open(path, mode, ncidp) nct_par_open((path), (mode), (ncidp))
 #define main nct_par_main
 
+/* The programs' switch for what PnetCDF does by design (docs/differences.md). */
+#define NCT_PNETCDF 1
+
 #endif /* NCTST_PAR_H */

@@ -24,6 +24,7 @@ typedef struct {
     int varid;
     long double fill;
     long double model[NEL];
+    unsigned char unknown[NEL]; /* never written, not filled: any value */
     int seed;
 } avar;
 
@@ -93,7 +94,7 @@ verify(avar *v, const char *after)
     CHECK(stat == NC_NOERR, "%s: verify read after %s: %d", fmtname, after, stat);
     for (size_t i = 0; i < n; i++) {
         long double got = nct_ld_get(v->x, buf, i);
-        if (!nct_same(got, v->model[i])) {
+        if (!v->unknown[i] && !nct_same(got, v->model[i])) {
             CHECK(0, "%s: ext %d mem %s %s: after %s element %zu is %.17Lg, expected %.17Lg",
                   fmtname, v->x, mname(v), v->rec ? "record" : "fixed", after, i, got, v->model[i]);
             break;
@@ -103,7 +104,15 @@ verify(avar *v, const char *after)
     free(buf);
 }
 
-/* Grow the model's record count: new records of every variable read as fill. */
+/* Grow the model's record count: new records of every variable read as
+ * fill; through PnetCDF (built with nctst_par.h) they hold anything until
+ * written, since PnetCDF does not fill records when the record dimension
+ * grows (and its writes of 1-byte record variables leave other bytes of
+ * the last record undefined, with upstream's build too). */
+#ifndef NCT_PNETCDF
+#define NCT_PNETCDF 0
+#endif
+static int nofill_records_g;
 static void
 grow(avar *vars, int nv, size_t nrec)
 {
@@ -111,7 +120,10 @@ grow(avar *vars, int nv, size_t nrec)
     for (int k = 0; k < nv; k++)
         if (vars[k].rec)
             for (size_t i = numrecs_model * NY * NX; i < nrec * NY * NX; i++)
+            {
                 vars[k].model[i] = vars[k].fill;
+                vars[k].unknown[i] = (unsigned char)nofill_records_g;
+            }
     numrecs_model = nrec;
 }
 
@@ -150,6 +162,7 @@ write_block(avar *vars, int nv, avar *v, int fam, const size_t *st, const size_t
                 size_t mi = (size_t)(r * imap[0] + y * imap[1] + x * imap[2]);
                 nct_ld_put(mt, buf, mi, val);
                 v->model[e] = val;
+                v->unknown[e] = 0;
             }
     int stat = nct_put(fam, v->m, ncid_g, v->varid, st + off, ct + off, sd + off, imap + off, buf);
     snprintf(what, sizeof what, "put_%s%s", nct_fam_name[fam], transpose ? "(transposed)" : "");
@@ -182,14 +195,20 @@ read_block(avar *v, int fam, const size_t *st, const size_t *ct, const ptrdiff_t
         imap[0] = -imap[0]; imap[1] = -imap[1]; imap[2] = -imap[2];
         base = buf + (n - 1) * esz;
     }
-    int want = NC_NOERR;
+    int want = NC_NOERR, anyunknown = 0;
     long double dummy;
     for (size_t r = 0; r < ct[0]; r++)
         for (size_t y = 0; y < ct[1]; y++)
-            for (size_t x = 0; x < ct[2]; x++)
-                if (!load(v->x, mt, v->model[lin(v, st[0] + r * sd[0], st[1] + y * sd[1], st[2] + x * sd[2])], &dummy))
+            for (size_t x = 0; x < ct[2]; x++) {
+                size_t e = lin(v, st[0] + r * sd[0], st[1] + y * sd[1], st[2] + x * sd[2]);
+                if (v->unknown[e])
+                    anyunknown = 1;  /* may or may not convert */
+                else if (!load(v->x, mt, v->model[e], &dummy))
                     want = NC_ERANGE;
+            }
     int stat = nct_get(fam, v->m, ncid_g, v->varid, st + off, ct + off, sd + off, imap + off, base);
+    if (anyunknown && stat == NC_ERANGE)
+        want = NC_ERANGE;
     CHECK(stat == want, "%s: nc_get_%s_%s ext %d map %d: %d (%s)", fmtname, nct_fam_name[fam], mname(v),
           v->x, mapmode, stat, nc_strerror(stat));
     for (size_t r = 0; r < ct[0]; r++)
@@ -200,7 +219,7 @@ read_block(avar *v, int fam, const size_t *st, const size_t *ct, const ptrdiff_t
                 if (!v->rec) mi = (ptrdiff_t)y * imap[1] + (ptrdiff_t)x * imap[2];
                 long double want;
                 long double got = nct_ld_get(mt, base + mi * (ptrdiff_t)esz, 0);
-                if (!load(v->x, mt, v->model[e], &want))
+                if (v->unknown[e] || !load(v->x, mt, v->model[e], &want))
                     continue;    /* out of range: value checked in tst_types */
                 if (!nct_same(got, want)) {
                     CHECK(0, "%s: nc_get_%s_%s ext %d %s map %d: (%zu,%zu,%zu) got %.17Lg expected %.17Lg",
@@ -300,6 +319,7 @@ test_format(const nct_format *f, int fillvalues)
     fmtname = f->name;
     cdf5_g = (f->cmode & NC_64BIT_DATA) != 0;
     numrecs_model = 0;
+    nofill_records_g = NCT_PNETCDF && !(f->cmode & NC_NETCDF4);
     snprintf(path, sizeof path, "tst_access_%s_%d.nc", f->name, fillvalues);
     MUST(nc_create(path, f->cmode, &ncid_g));
     MUST(nc_def_dim(ncid_g, "rec", NC_UNLIMITED, &dims[0]));
