@@ -17,6 +17,7 @@
 #   --nvars N        W7 variable count                                     [10000]
 #   --only LIST      comma list of W1..W11 (W3 runs inside the W1 64-bit job), L = limits,
 #                    T = two threads on one handle (not in the default run)
+#                    B = one nc_get_vara/vars of M MiB from a classic file
 #                    (this project's copy adds W9: strided read, stride 4, of a chunked
 #                    netCDF-4 variable of M/8 MiB; W10: 2000 nc_open+nc_close of a small
 #                    netCDF-4 file; W11: W5's deflate variable of M/2 MiB written one
@@ -44,7 +45,7 @@ set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 REF=/usr NEW= REPS=3 MIB=512 NVARS=10000 ONLY= LIMITS=1 TMPBASE=${TMPDIR:-/tmp} RAW= KEEP=0 JOBTO=900
 
-usage() { sed -n '2,35p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-1}"; }
+usage() { sed -n '2,36p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-1}"; }
 while [ $# -gt 0 ]; do
     case "$1" in
         --ref) REF=$2; shift 2 ;;
@@ -291,6 +292,7 @@ job() {  # job NAME IMPL REP
         T_classic)  run_prog "$im" "$rep" nc_threads -d "$d" -k classic -m "$MIB" ;;
         T_nc4z)     run_prog "$im" "$rep" nc_threads -d "$d" -k nc4z -m "$HALF" ;;
         T_zarr)     run_prog "$im" "$rep" nc_threads -d "$d" -k zarr -m "$HALF" ;;
+        B_bigread)  run_prog "$im" "$rep" nc_bigread -d "$d" -m "$MIB" ;;
         W6_none)    run_prog "$im" "$rep" nc4_bench -d "$d" -k zarr -m "$HALF" ;;
         W6_deflate) run_prog "$im" "$rep" nc4_bench -d "$d" -k zarr_deflate -m "$HALF" ;;
         W7_nc4)     run_prog "$im" "$rep" nc_meta -d "$d" -f nc4 -n "$NVARS" ;;
@@ -336,6 +338,7 @@ want W10 && JOBS+=(W10)
 want W11 && JOBS+=(W11)
 want Z && JOBS+=(Z_plain Z_shard)
 [ -n "$ONLY" ] && want T && JOBS+=(T_classic T_nc4z T_zarr)
+want B && JOBS+=(B_bigread)
 [ -n "$D2URL" ] && JOBS+=(D2_dump_h D2_dump D2_stride D2_read)
 [ -n "$RURL" ] && JOBS+=(R_local R_direct R_refstore R_dump_h)
 

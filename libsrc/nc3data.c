@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "nc3internal.h"
+#include "ncfilter.h"
 #include "ncx.h"
 
 #define MAX_RANGES 64           /* written ranges tracked before filling early */
@@ -745,90 +746,110 @@ read_peek(req *rq, unsigned long long off, unsigned long long n, unsigned char *
     return NC_NOERR;
 }
 
+/* One row piece: n elements from file offset off, element stride
+ * rq->stride[in], into out.  A conversion's NC_ERANGE is merged into
+ * *accp; returns NC_NOERR, NC_ERANGE or an error that ends the read.
+ * ahead: window prefetch for dense rows (0: up to the end of this piece
+ * when the request is one row).  The window and stage buffers live across
+ * the calls of one read (or one task of a split read). */
+static int
+read_row(req *rq, unsigned long long off, unsigned long long n, unsigned char *out,
+         window *w, unsigned char **stagep, unsigned long long ahead, int *accp)
+{
+    NC3_info *info = rq->info;
+    int in = rq->nd - 1, stat = NC_NOERR;
+    unsigned long long s = rq->stride[in];
+    size_t xs = rq->xlen;
+    unsigned long long span = ((n - 1) * s + 1) * xs;
+    if (s == 1 && info->io->peek != NULL && info->io->peekmax >= 8)
+        return read_peek(rq, off, n, out, accp);
+    if (s == 1 && !rq->stage && (span >= 65536 || in == 0)) {
+        /* Contiguous: straight into the caller's buffer.  Same-size
+         * types are read and converted in cache-sized pieces. */
+        if (rq->memlen == rq->xlen && span > READ_PIECE) {
+            unsigned long long done = 0, per = READ_PIECE / xs;
+            while (done < n) {
+                unsigned long long m = n - done < per ? n - done : per;
+                int cst;
+                if ((stat = info->io->read_at(info->io, (long long)(off + done * xs),
+                                              out + done * xs, (size_t)(m * xs))))
+                    return stat;
+                cst = ncx_getn(rq->xtype, out + done * xs, rq->memtype, out + done * xs, (size_t)m);
+                if (cst != NC_NOERR && cst != NC_ERANGE)
+                    return cst;
+                *accp = merge_stat(*accp, cst);
+                done += m;
+            }
+            return NC_NOERR;
+        }
+        {
+            unsigned char *xp = xdest(rq, out, (size_t)n);
+            if ((stat = info->io->read_at(info->io, (long long)off, xp, (size_t)span)))
+                return stat;
+            return convert_in(rq, out, (size_t)n);
+        }
+    }
+    /* Gather from the window, in pieces whose span fits it. */
+    {
+        unsigned long long done = 0;
+        if (w->buf == NULL && (stat = window_buffer(rq, &w->buf)))
+            return stat;
+        while (done < n) {
+            unsigned long long m = n - done, pspan;
+            unsigned long long maxm = (NC3_IOBUF - xs) / (s * xs) + 1;
+            const unsigned char *src;
+            unsigned char *dst = out + done * rq->memlen;
+            long long poff = (long long)(off + done * s * xs);
+            if (m > maxm)
+                m = maxm;
+            pspan = ((m - 1) * s + 1) * xs;
+            if ((stat = window_get(info, w, poff, (size_t)pspan,
+                                   ahead ? ahead : (in == 0 ? span - done * s * xs : 0), &src)))
+                return stat;
+            if (rq->stage) {
+                /* Out-of-range values must leave the caller's element
+                 * untouched, as upstream: convert from a copy. */
+                if (s != 1) {
+                    if (*stagep == NULL && (*stagep = malloc(NC3_IOBUF)) == NULL)
+                        return NC_ENOMEM;
+                    gather(*stagep, src, (size_t)m, xs, (size_t)s);
+                    src = *stagep;
+                }
+                *accp = merge_stat(*accp, ncx_getn(rq->xtype, src, rq->memtype, dst, (size_t)m));
+            } else {
+                gather(xdest(rq, dst, (size_t)m), src, (size_t)m, xs, (size_t)s);
+                *accp = merge_stat(*accp, convert_in(rq, dst, (size_t)m));
+            }
+            done += m;
+        }
+    }
+    return NC_NOERR;
+}
+
+/* Window prefetch of a request's rows: dense rows (little gap between
+ * them) are read through big windows. */
+static unsigned long long
+rows_ahead(const req *rq)
+{
+    int in = rq->nd - 1;
+    unsigned long long span = ((rq->count[in] - 1) * rq->stride[in] + 1) * rq->xlen;
+    if (in > 0 && rq->stride[in - 1] * rq->step[in - 1] <= 2 * span)
+        return NC3_IOBUF;
+    return 0;
+}
+
 static int
 read_rows(req *rq, unsigned char *out)
 {
-    NC3_info *info = rq->info;
     unsigned long long idx[NC_MAX_VAR_DIMS + 1];
     int in = rq->nd - 1, stat, acc = NC_NOERR;
-    unsigned long long n = rq->count[in], s = rq->stride[in];
-    size_t xs = rq->xlen, rowmem = (size_t)(n * rq->memlen);
-    unsigned long long span = ((n - 1) * s + 1) * xs, rowdist = 0, ahead;
+    unsigned long long n = rq->count[in], ahead = rows_ahead(rq);
+    size_t rowmem = (size_t)(n * rq->memlen);
     window w = {NULL, 0, 0};
     unsigned char *stage = NULL;
     memset(idx, 0, sizeof idx);
-    if (in > 0)
-        rowdist = rq->stride[in - 1] * rq->step[in - 1];
-    /* Dense rows (little gap between them) are read through big windows. */
-    ahead = (in > 0 && rowdist <= 2 * span) ? NC3_IOBUF : 0;
     do {
-        unsigned long long off = row_offset(rq, idx);
-        if (s == 1 && info->io->peek != NULL && info->io->peekmax >= 8) {
-            if ((stat = read_peek(rq, off, n, out, &acc)))
-                goto done;
-        } else if (s == 1 && !rq->stage && (span >= 65536 || in == 0)) {
-            /* Contiguous: straight into the caller's buffer.  Same-size
-             * types are read and converted in cache-sized pieces. */
-            if (rq->memlen == rq->xlen && span > READ_PIECE) {
-                unsigned long long done = 0, per = READ_PIECE / xs;
-                stat = NC_NOERR;
-                while (done < n) {
-                    unsigned long long m = n - done < per ? n - done : per;
-                    int cst;
-                    if ((stat = info->io->read_at(info->io, (long long)(off + done * xs),
-                                                  out + done * xs, (size_t)(m * xs))))
-                        goto done;
-                    cst = ncx_getn(rq->xtype, out + done * xs, rq->memtype, out + done * xs, (size_t)m);
-                    if (cst != NC_NOERR && cst != NC_ERANGE) {
-                        stat = cst;
-                        goto done;
-                    }
-                    acc = merge_stat(acc, cst);
-                    done += m;
-                }
-            } else {
-                unsigned char *xp = xdest(rq, out, (size_t)n);
-                if ((stat = info->io->read_at(info->io, (long long)off, xp, (size_t)span)))
-                    goto done;
-                stat = convert_in(rq, out, (size_t)n);
-            }
-        } else {
-            /* Gather from the window, in pieces whose span fits it. */
-            unsigned long long done = 0;
-            if (w.buf == NULL && (stat = window_buffer(rq, &w.buf)))
-                goto done;
-            stat = NC_NOERR;
-            while (done < n) {
-                unsigned long long m = n - done, pspan;
-                unsigned long long maxm = (NC3_IOBUF - xs) / (s * xs) + 1;
-                const unsigned char *src;
-                unsigned char *dst = out + done * rq->memlen;
-                long long poff = (long long)(off + done * s * xs);
-                if (m > maxm)
-                    m = maxm;
-                pspan = ((m - 1) * s + 1) * xs;
-                if ((stat = window_get(info, &w, poff, (size_t)pspan,
-                                       ahead ? ahead : (in == 0 ? span - done * s * xs : 0), &src)))
-                    goto done;
-                if (rq->stage) {
-                    /* Out-of-range values must leave the caller's element
-                     * untouched, as upstream: convert from a copy. */
-                    if (s != 1) {
-                        if (stage == NULL && (stage = malloc(NC3_IOBUF)) == NULL) {
-                            stat = NC_ENOMEM;
-                            goto done;
-                        }
-                        gather(stage, src, (size_t)m, xs, (size_t)s);
-                        src = stage;
-                    }
-                    acc = merge_stat(acc, ncx_getn(rq->xtype, src, rq->memtype, dst, (size_t)m));
-                } else {
-                    gather(xdest(rq, dst, (size_t)m), src, (size_t)m, xs, (size_t)s);
-                    acc = merge_stat(acc, convert_in(rq, dst, (size_t)m));
-                }
-                done += m;
-            }
-        }
+        stat = read_row(rq, row_offset(rq, idx), n, out, &w, &stage, ahead, &acc);
         if (stat != NC_NOERR && stat != NC_ERANGE)
             goto done;
         acc = merge_stat(acc, stat);
@@ -838,6 +859,135 @@ read_rows(req *rq, unsigned char *out)
 done:
     free(stage);
     return stat;
+}
+
+/* ---- split reads ---------------------------------------------------------- */
+
+/* A large read on a handle whose reads may run at once (rq->shared: a
+ * read-only file on disk) is cut into pieces of whole elements, read and
+ * converted straight into the caller's buffer in parallel on libfilter's
+ * pool.  Each piece uses only per-thread buffers (peek_shared, the
+ * window), as concurrent readers of the handle do; the calling thread
+ * holds the handle's lock (shared) until every piece is done.  The result
+ * equals the serial read's: every value converted, then the first error by
+ * position in the request, else NC_ERANGE if any value was out of range.
+ * Smaller requests, and every other handle, take read_rows alone. */
+#define SPLIT_MIN_DEFAULT (16ull << 20) /* bytes of external data */
+#define SPLIT_MAX_TASKS 64
+#define SPLIT_ENV "NETCDF_CLASSIC_SPLIT_MIN"
+
+static unsigned long long split_min = SPLIT_MIN_DEFAULT;
+static pthread_once_t split_once = PTHREAD_ONCE_INIT;
+
+/* The threshold: environment NETCDF_CLASSIC_SPLIT_MIN (bytes, > 0), read
+ * once per process, else 16 MiB. */
+static void
+split_init(void)
+{
+    const char *s = getenv(SPLIT_ENV);
+    char *end;
+    unsigned long long v;
+    if (s == NULL || *s == '\0')
+        return;
+    v = strtoull(s, &end, 10);
+    if (*end == '\0' && v > 0)
+        split_min = v;
+}
+
+typedef struct split {
+    req *rq;
+    unsigned char *out;
+    unsigned long long total;   /* elements of the request */
+    unsigned long long per;     /* elements per task */
+    unsigned long long ahead;   /* rows_ahead of the request */
+    int stat[SPLIT_MAX_TASKS];
+} split;
+
+/* Row index (odometer over dims [0, nd-1), the row's own index 0) of row r. */
+static void
+row_index(const req *rq, unsigned long long r, unsigned long long *idx)
+{
+    int k;
+    idx[rq->nd - 1] = 0;
+    for (k = rq->nd - 2; k >= 0; k--) {
+        idx[k] = r % rq->count[k];
+        r /= rq->count[k];
+    }
+}
+
+static void
+split_task(void *arg, size_t i)
+{
+    split *sp = arg;
+    req *rq = sp->rq;
+    int in = rq->nd - 1, stat = NC_NOERR, acc = NC_NOERR;
+    unsigned long long n = rq->count[in], e = i * sp->per, end = e + sp->per;
+    unsigned long long idx[NC_MAX_VAR_DIMS + 1];
+    window w = {NULL, 0, 0};
+    unsigned char *stage = NULL;
+    if (end > sp->total)
+        end = sp->total;
+    while (e < end) {
+        unsigned long long j = e % n, m = n - j;
+        if (m > end - e)
+            m = end - e;
+        row_index(rq, e / n, idx);
+        stat = read_row(rq, row_offset(rq, idx) + j * rq->stride[in] * rq->xlen, m,
+                        sp->out + e * rq->memlen, &w, &stage, sp->ahead, &acc);
+        if (stat != NC_NOERR && stat != NC_ERANGE)
+            break;
+        acc = merge_stat(acc, stat);
+        stat = NC_NOERR;
+        e += m;
+    }
+    free(stage);
+    sp->stat[i] = stat != NC_NOERR ? stat : acc;
+}
+
+/* Read rq into out, split across the pool when it is large enough. */
+static int
+read_request(req *rq, unsigned char *out)
+{
+    unsigned long long total = 1, bytes, piece;
+    ncf_pool *pool;
+    split sp;
+    size_t ntasks, i;
+    int k, nthreads, acc = NC_NOERR;
+    if (!rq->shared)
+        return read_rows(rq, out);
+    for (k = 0; k < rq->nd; k++)
+        total *= rq->count[k];
+    bytes = total * rq->xlen;
+    pthread_once(&split_once, split_init);
+    if (bytes < split_min || total < 2)
+        return read_rows(rq, out);
+    pool = ncf_pool_default();
+    nthreads = ncf_pool_nthreads(pool);
+    if (pool == NULL || nthreads < 2)
+        return read_rows(rq, out);
+    /* Several pieces per thread, so a thread slowed by others' work does
+     * not hold up the end; none below a quarter of the threshold. */
+    piece = bytes / (4ull * (unsigned long long)nthreads);
+    if (piece < split_min / 4)
+        piece = split_min / 4;
+    sp.per = (piece + rq->xlen - 1) / rq->xlen;
+    if (sp.per == 0)
+        sp.per = 1;
+    if ((total + sp.per - 1) / sp.per > SPLIT_MAX_TASKS)
+        sp.per = (total + SPLIT_MAX_TASKS - 1) / SPLIT_MAX_TASKS;
+    ntasks = (size_t)((total + sp.per - 1) / sp.per);
+    sp.rq = rq;
+    sp.out = out;
+    sp.total = total;
+    sp.ahead = rows_ahead(rq);
+    if (ncf_pool_run(pool, ntasks, split_task, &sp) != NC_NOERR)
+        return read_rows(rq, out);
+    for (i = 0; i < ntasks; i++) {
+        if (sp.stat[i] != NC_NOERR && sp.stat[i] != NC_ERANGE)
+            return sp.stat[i];
+        acc = merge_stat(acc, sp.stat[i]);
+    }
+    return acc;
 }
 
 /* ---- write engine --------------------------------------------------------- */
@@ -1003,7 +1153,7 @@ do_get(int ncid, int varid, const size_t *start, const size_t *count, const ptrd
         return stat;
     plan(&rq, start, count, stride);
     rq.shared = nc3_reads_shared(info);
-    return read_rows(&rq, value);
+    return read_request(&rq, value);
 }
 
 /* A write that failed must not grow the record count: put back the count
