@@ -3,9 +3,15 @@
  * A batch is N independent tasks.  Batches queue in FIFO order; each worker
  * takes the next unclaimed index of the oldest batch.  The caller of
  * ncf_pool_run works on its own batch too, so a batch always progresses
- * even when the workers are busy with other callers.  Claims are made
- * under the pool mutex (one per chunk: negligible next to a codec call);
- * the mutex is never held while a task runs.
+ * even when the workers are busy with other callers; once its own tasks
+ * are all taken it runs other callers' tasks while its last ones finish
+ * elsewhere, and sleeps only when there are none.  The pool keeps no more
+ * threads running tasks than its size: callers count, so two callers on a
+ * pool of two run their batches alone and the worker waits, instead of
+ * three threads sharing two cores (each caller then waits for its
+ * batch's last task on a descheduled worker).  Claims are made under the
+ * pool mutex (one per chunk: negligible next to a codec call); the mutex
+ * is never held while a task runs.
  */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "config.h"
@@ -38,6 +44,8 @@ struct ncf_pool {
     pthread_cond_t done;   /* some batch finished */
     batch *head, *tail;    /* batches with unclaimed tasks */
     int shutdown;
+    int active;            /* threads running tasks: workers in a task, callers
+                            * inside ncf_pool_run not asleep */
     int nthreads;          /* including the caller */
     int nworkers;
     pthread_t *workers;
@@ -72,6 +80,10 @@ claim(ncf_pool *p, batch *b, size_t *ip)
     return 1;
 }
 
+/* This thread is counted in a pool's active threads (a worker in a task,
+ * or a caller): a call it makes from a task is not counted again. */
+static _Thread_local int counted;
+
 /* Run index i of b and account for it.  Called unlocked, returns locked. */
 static void
 run_one(ncf_pool *p, batch *b, size_t i)
@@ -82,6 +94,15 @@ run_one(ncf_pool *p, batch *b, size_t i)
         pthread_cond_broadcast(&p->done);
 }
 
+/* One fewer thread runs tasks: a waiting worker may take the place.
+ * Locked. */
+static void
+leave(ncf_pool *p)
+{
+    if (--p->active < p->nthreads && p->head != NULL)
+        pthread_cond_signal(&p->work);
+}
+
 static void *
 worker_main(void *arg)
 {
@@ -90,14 +111,18 @@ worker_main(void *arg)
     while (!p->shutdown) {
         batch *b = p->head;
         size_t i;
-        if (b == NULL) {
+        if (b == NULL || p->active >= p->nthreads) {
             pthread_cond_wait(&p->work, &p->lock);
             continue;
         }
         if (!claim(p, b, &i))
             continue;
+        p->active++;
+        counted = 1;
         pthread_mutex_unlock(&p->lock);
         run_one(p, b, i);
+        counted = 0;
+        leave(p);
     }
     pthread_mutex_unlock(&p->lock);
     return NULL;
@@ -172,6 +197,7 @@ ncf_pool_run(ncf_pool *p, size_t ntasks, ncf_task_fn fn, void *arg)
 {
     batch b;
     size_t i;
+    int me;
 
     if (fn == NULL)
         return NC_EINVAL;
@@ -194,13 +220,40 @@ ncf_pool_run(ncf_pool *p, size_t ntasks, ncf_task_fn fn, void *arg)
     else
         p->head = &b;
     p->tail = &b;
-    pthread_cond_broadcast(&p->work);
-    while (claim(p, &b, &i)) {
-        pthread_mutex_unlock(&p->lock);
-        run_one(p, &b, i);
+    /* This thread runs tasks from now on (unless a task of this pool
+     * already counts it). */
+    me = !counted;
+    if (me) {
+        p->active++;
+        counted = 1;
     }
-    while (b.remaining > 0)
-        pthread_cond_wait(&p->done, &p->lock);
+    if (p->active < p->nthreads)
+        pthread_cond_broadcast(&p->work);
+    for (;;) {
+        batch *o = &b;
+        if (!claim(p, &b, &i)) {
+            if (b.remaining == 0)
+                break;
+            /* Its own tasks all taken, the last ones still running on
+             * other threads: help the oldest other batch meanwhile, or
+             * sleep (not counted as running) when there is none. */
+            o = p->head;
+            if (o == NULL || !claim(p, o, &i)) {
+                if (me)
+                    leave(p);
+                pthread_cond_wait(&p->done, &p->lock);
+                if (me)
+                    p->active++;
+                continue;
+            }
+        }
+        pthread_mutex_unlock(&p->lock);
+        run_one(p, o, i);
+    }
+    if (me) {
+        leave(p);
+        counted = 0;
+    }
     pthread_mutex_unlock(&p->lock);
     return NC_NOERR;
 }
