@@ -13,6 +13,13 @@ content type), or None for what it does not serve.
 
 Types: the atomic ones, strings, chars and enums (what the tests' CDL
 uses); groups, shared dimensions, attributes.
+
+A file BASE.d4 beside BASE holds options of BASE's data responses, words
+separated by blanks: "big" (big-endian data), "chunk=N" (chunks of N
+bytes), and one fault: "trunc" (the response stops at 60 % of its bytes,
+in a chunk), "badcrc" (a byte of the data in their middle flipped, the
+checksums left as they were), "errmid" (an error chunk after half of the
+data chunks).
 """
 import os
 import re
@@ -21,6 +28,7 @@ import zlib
 from xml.sax.saxutils import quoteattr
 
 CHUNK = 1024
+_LAST = {}  # (file, mtime, ce, byte order) -> [(encoded values, CRC32)] per variable
 ATOMIC = {"i1": "Int8", "u1": "UInt8", "i2": "Int16", "u2": "UInt16", "i4": "Int32",
           "u4": "UInt32", "i8": "Int64", "u8": "UInt64", "f4": "Float32", "f8": "Float64"}
 
@@ -125,30 +133,40 @@ def _select(ds, ce):
     return out
 
 
+def _as_slice(ix):
+    """The slice an increasing arithmetic index array is, or None."""
+    if len(ix) == 0:
+        return None
+    step = int(ix[1] - ix[0]) if len(ix) > 1 else 1
+    if step <= 0 or any(int(ix[k + 1] - ix[k]) != step for k in range(len(ix) - 1)):
+        return None
+    return slice(int(ix[0]), int(ix[-1]) + 1, step)
+
+
 def _values(v, idx):
     import numpy as np
     v.set_auto_maskandscale(False)
-    a = v[...] if v.ndim == 0 else v[...]
-    a = np.asarray(a)
+    a = np.asarray(v[...])
     if idx is not None and v.ndim > 0:
-        a = a[np.ix_(*idx)]
+        sl = [_as_slice(ix) for ix in idx]
+        a = a[tuple(sl)] if all(x is not None for x in sl) else a[np.ix_(*idx)]
     return a
 
 
-def _encode(v, a):
+def _encode(v, a, order="<"):
     import numpy as np
     if v.dtype == str:
         out = b""
         for s in a.reshape(-1):
             b = str(s).encode()
-            out += struct.pack("<Q", len(b)) + b
+            out += struct.pack(order + "Q", len(b)) + b
         return out
     if v.dtype.kind == "S":
         return b"".join(bytes(x)[:1].ljust(1, b"\0") for x in a.reshape(-1))
-    return np.ascontiguousarray(a, dtype=v.dtype.newbyteorder("<")).tobytes()
+    return np.ascontiguousarray(a, dtype=v.dtype.newbyteorder(order)).tobytes()
 
 
-def _dmr(ds, sel, crcs, name):
+def _dmr(ds, sel, crcs, name, little=True):
     import netCDF4
     chosen = {id(v): (idx, crcs.get(id(v))) for _g, v, idx in sel}
 
@@ -198,20 +216,37 @@ def _dmr(ds, sel, crcs, name):
 
     head = ('<?xml version="1.0" encoding="UTF-8"?>\n<Dataset name=%s dapVersion="4.0" '
             'dmrVersion="1.0" xmlns="http://xml.opendap.org/ns/DAP/4.0#">\n' % quoteattr(name))
-    le = _attr_xml("_DAP4_Little_Endian", __import__("numpy").uint8(1), "    ")
+    le = _attr_xml("_DAP4_Little_Endian", __import__("numpy").uint8(1 if little else 0), "    ")
     return head + group(ds, "    ") + le + "</Dataset>\n"
 
 
-def _chunks(dmr, data):
-    out = struct.pack(">I", (0x04 << 24) | len(dmr)) + dmr
-    pos = 0
-    while True:
-        piece = data[pos:pos + CHUNK]
-        pos += len(piece)
-        last = pos >= len(data)
-        out += struct.pack(">I", ((0x05 if last else 0x04) << 24) | len(piece)) + piece
-        if last:
-            return out
+def _chunks(dmr, data, opts=None):
+    opts = opts or {}
+    size = int(opts.get("chunk", CHUNK))
+    le = 0 if "big" in opts else 0x04
+    out = [struct.pack(">I", (le << 24) | len(dmr)), dmr]
+    view = memoryview(data)
+    nchunks = max(1, (len(data) + size - 1) // size)
+    for k in range(nchunks):
+        piece = view[k * size:(k + 1) * size]
+        if "errmid" in opts and k == nchunks // 2:
+            out.append(error_chunk("stopped in the middle"))
+            break
+        last = k == nchunks - 1
+        out += [struct.pack(">I", ((le | (1 if last else 0)) << 24) | len(piece)), piece]
+    body = b"".join(out)
+    if "trunc" in opts:
+        body = body[: len(body) * 6 // 10]
+    return body
+
+
+def _options(base):
+    """The options of BASE.d4 (see above): {word: value or True}."""
+    try:
+        words = open(base + ".d4").read().split()
+    except OSError:
+        return {}
+    return dict((w.split("=", 1) + [True])[:2] for w in words)
 
 
 def error_chunk(message):
@@ -224,6 +259,8 @@ def respond(base, kind, query):
     if not os.path.isfile(base) or os.path.exists(base + "." + kind):
         return None
     p = _params(query)
+    opts = _options(base)
+    order = ">" if "big" in opts else "<"
     ce = p.get("dap4.ce") or p.get("dap4.constraint") or ""
     csum = p.get("dap4.checksum", "false").lower() == "true"
     with netCDF4.Dataset(base) as ds:
@@ -235,14 +272,25 @@ def respond(base, kind, query):
             raise ValueError(str(e))
         parts, crcs = [], {}
         if kind == "dap":
-            for _g, v, idx in sel:
-                b = _encode(v, _values(v, idx))
+            # the encoded values of the last data response are kept: the
+            # tests ask for the same large one several times
+            key = (os.path.realpath(base), os.stat(base).st_mtime_ns, ce, order)
+            enc = _LAST.get(key)
+            if enc is None:
+                enc = [_encode(v, _values(v, idx), order) for _g, v, idx in sel]
+                enc = [(b, zlib.crc32(b) & 0xffffffff) for b in enc]
+                _LAST.clear()
+                _LAST[key] = enc
+            for (_g, v, _idx), (b, c) in zip(sel, enc):
                 if csum:
-                    c = zlib.crc32(b) & 0xffffffff
                     crcs[id(v)] = c
-                    b += struct.pack("<I", c)
-                parts.append(b)
-        dmr = _dmr(ds, sel, crcs, os.path.basename(base)).encode()
+                    if "badcrc" in opts and len(b) > 0:
+                        b = bytearray(b)
+                        b[len(b) // 2] ^= 0xff
+                    parts += [b, struct.pack(order + "I", c)]
+                else:
+                    parts.append(b)
+        dmr = _dmr(ds, sel, crcs, os.path.basename(base), order == "<").encode()
     if kind == "dmr":
         return dmr, "application/vnd.opendap.dap4.dataset-metadata+xml"
-    return _chunks(dmr, b"".join(parts)), "application/vnd.opendap.dap4.data"
+    return _chunks(dmr, b"".join(parts), opts), "application/vnd.opendap.dap4.data"

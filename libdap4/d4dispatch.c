@@ -35,6 +35,8 @@
 #include "nchttp.h"
 #endif
 
+#define D4_HTTP_PIECE (512L << 10) /* curl's receive buffer for this client's sessions */
+
 /* ---- URL ------------------------------------------------------------------------- */
 
 /* The dataset and the parameters DAP4 reads (libdispatch/ncdapurl.h): the
@@ -158,90 +160,77 @@ fetch(D4file *d, const char *ext, const char *ce, unsigned char **bufp, size_t *
 #endif
 }
 
-/* Decode a data response: the values of the variables listed in its DMR,
- * each handed to take(dv, values, nvals) (which owns them after). */
-typedef int (*take_fn)(D4file *d, D4var *dv, void *vals, size_t nvals, void *arg);
+/* The data response for the constraint ce (raw, not encoded), fed to r
+ * as it arrives (a file:// one a block at a time); the transfer's own
+ * outcome, for d4_resp_finish. */
+#define D4_FILE_BLOCK (1u << 20)
 
-static size_t
-var_nvals(const NC4_var *var)
-{
-    size_t n = 1;
-    for (int i = 0; i < var->ndims; i++)
-        n *= var->dims[i]->len;
-    return n;
-}
-
-/* The top-level variable "/g/h/v" through the model's hashed indexes. */
-static D4var *
-find_fqn(D4file *d, const char *fqn)
-{
-    NC4_grp *g = d->f->root;
-    const char *p = fqn;
-    char name[NC_MAX_NAME + 1];
-    if (*p++ != '/')
-        return NULL;
-    for (;;) {
-        const char *slash = strchr(p, '/');
-        size_t l = slash ? (size_t)(slash - p) : strlen(p);
-        if (l == 0 || l > NC_MAX_NAME)
-            return NULL;
-        memcpy(name, p, l);
-        name[l] = '\0';
-        if (slash == NULL) {
-            NC4_var *var = (NC4_var *)nc4_index_find(&g->vars, name);
-            return var ? var->fmt : NULL;
-        }
-        if ((g = (NC4_grp *)nc4_index_find(&g->children, name)) == NULL)
-            return NULL;
-        p = slash + 1;
-    }
-}
-
-/* nvals: values per variable of the response when it holds one variable
- * (0: each variable's whole shape). */
 static int
-decode_response(D4file *d, unsigned char *buf, size_t len, size_t nvals, take_fn take, void *arg,
-                D4var *destvar, void *dest)
+fetch_data(D4file *d, const char *ce, D4resp *r)
 {
-    char *dmr = NULL, **names = NULL;
-    size_t dmrlen = 0, datalen = 0, nnames = 0;
-    unsigned char *data;
-    int little = 1, hascrc = 0, stat;
-    const int one = 1;
-    D4dec dec = {.f = d->f};
-
-    stat = d4_dechunk(buf, len, &dmr, &dmrlen, &data, &datalen, &little);
-    if (stat)
-        goto done;
-    if ((stat = d4_dmr_vars(dmr, dmrlen, &names, &nnames, &hascrc)))
-        goto done;
-    dec.p = data;
-    dec.end = data + datalen;
-    dec.swap = little != (*(const char *)&one == 1);
-    for (size_t i = 0; i < nnames && !stat; i++) {
-        D4var *dv = find_fqn(d, names[i]);
-        void *vals = dv != NULL && dv == destvar ? dest : NULL;
-        size_t n;
-        if (dv == NULL) {
-            stat = NC_EDAP;
-            break;
+    char *url = NULL, *enc = NULL;
+    int stat = NC_NOERR;
+    if (d->isfile) {
+        size_t l = strlen(d->base) + 8;
+        FILE *fp;
+        unsigned char *blk;
+        if ((url = malloc(l)) == NULL)
+            return NC_ENOMEM;
+        snprintf(url, l, "%s.dap", d->base);
+        fp = fopen(url, "rb");
+        free(url);
+        if (fp == NULL)
+            return NC_ENOTFOUND;
+        if ((blk = malloc(D4_FILE_BLOCK)) == NULL)
+            stat = NC_ENOMEM;
+        while (stat == NC_NOERR && !(r->take == NULL && r->have_dmr)) {
+            size_t got = fread(blk, 1, D4_FILE_BLOCK, fp);
+            if (got > 0)
+                stat = d4_resp_feed(r, blk, got);
+            if (got < D4_FILE_BLOCK) {
+                if (ferror(fp))
+                    stat = NC_EIO;
+                break;
+            }
         }
-        n = nvals ? nvals : var_nvals(dv->var);
-        /* CRC32s follow the variables when the response's DMR declares
-         * them (_DAP4_Checksum_CRC32), or when we asked a server for them */
-        int crc = hascrc || (d->checksum && !d->isfile);
-        if ((stat = d4_decode_var(&dec, dv->var, n, crc, d->checksum && !d->crc_ignore, &vals)))
-            break;
-        stat = take(d, dv, vals, n, arg);
+        free(blk);
+        fclose(fp);
+        return stat;
     }
-done:
-    if (stat == NC_EDAPSVC && dmr)
-        fprintf(stderr, "DAP4 server error: %s\n", dmr);
-    free(dmr);
-    for (size_t i = 0; i < nnames; i++)
-        free(names[i]);
-    free(names);
+#if NC_HAVE_HTTP
+    size_t l;
+    if (ce && (enc = ncdap_pct_encode(ce, "/")) == NULL)
+        return NC_ENOMEM;
+    l = strlen(d->base) + (enc ? strlen(enc) : 0) + 64;
+    if ((url = malloc(l)) == NULL) {
+        free(enc);
+        return NC_ENOMEM;
+    }
+    snprintf(url, l, "%s.dap?%s%s%sdap4.checksum=%s", d->base, enc ? "dap4.ce=" : "",
+             enc ? enc : "", enc ? "&" : "", d->checksum ? "true" : "false");
+    stat = nch_get_stream(d->http, url, d4_resp_feed, r);
+    free(url);
+    free(enc);
     return stat;
+#else
+    (void)ce;
+    (void)enc;
+    (void)url;
+    return NC_ENOTBUILT;
+#endif
+}
+
+/* Read the data response of ce: the values of the variables its DMR
+ * lists, each handed to take(dv, values, nvals) (which owns them after);
+ * nvals: values per variable when the response holds one slice (0: each
+ * variable's whole shape); destvar's values go to dest. */
+static int
+get_data(D4file *d, const char *ce, size_t nvals, d4_take_fn take, void *arg, D4var *destvar,
+         void *dest)
+{
+    D4resp r;
+    d4_resp_init(&r, d, nvals, take, arg, destvar, dest);
+    return d4_resp_finish(&r, fetch_data(d, ce, &r), NULL, NULL);
 }
 
 static int
@@ -261,15 +250,10 @@ take_whole(D4file *d, D4var *dv, void *vals, size_t nvals, void *arg)
 static int
 load_all(D4file *d)
 {
-    unsigned char *buf = NULL;
-    size_t len = 0;
     int stat;
     if (d->loaded)
         return NC_NOERR;
-    if ((stat = fetch(d, "dap", d->ce, &buf, &len)))
-        return stat;
-    stat = decode_response(d, buf, len, 0, take_whole, NULL, NULL, NULL);
-    free(buf);
+    stat = get_data(d, d->ce, 0, take_whole, NULL, NULL, NULL);
     if (stat == NC_NOERR)
         d->loaded = 1;
     return stat;
@@ -286,7 +270,7 @@ is_small(D4file *d, const D4var *dv)
 {
     if (nc4_type_has_pointers(d->f, dv->var->xtype))
         return 0;
-    size_t n = var_nvals(dv->var), size = nc4_type_size(d->f, dv->var->xtype);
+    size_t n = d4_var_nvals(dv->var), size = nc4_type_size(d->f, dv->var->xtype);
     return size > 0 && n <= D4_SMALL_BYTES / size;
 }
 
@@ -296,8 +280,6 @@ prefetch_small(D4file *d)
 {
     size_t cap = 1, l = 0;
     char *ce;
-    unsigned char *buf = NULL;
-    size_t len = 0;
     int stat;
 
     d->prefetched = 1;
@@ -311,11 +293,8 @@ prefetch_small(D4file *d)
     for (size_t i = 0; i < d->nvars; i++)
         if (d->vars[i].whole == NULL && is_small(d, &d->vars[i]))
             l += (size_t)snprintf(ce + l, cap - l, "%s%s", l ? ";" : "", d->vars[i].fqn);
-    stat = fetch(d, "dap", ce, &buf, &len);
+    stat = get_data(d, ce, 0, take_whole, NULL, NULL, NULL);
     free(ce);
-    if (stat == NC_NOERR)
-        stat = decode_response(d, buf, len, 0, take_whole, NULL, NULL, NULL);
-    free(buf);
     return stat;
 }
 
@@ -346,14 +325,8 @@ take_direct(D4file *d, D4var *dv, void *vals, size_t nvals, void *arg)
 static int
 read_direct(D4file *d, D4var *dv, const char *ce, size_t nvals, void *value)
 {
-    unsigned char *buf = NULL;
-    size_t len = 0;
     DirectArg a = {.want = dv, .dest = value};
-    int stat;
-    if ((stat = fetch(d, "dap", ce, &buf, &len)))
-        return stat;
-    stat = decode_response(d, buf, len, nvals, take_direct, &a, dv, value);
-    free(buf);
+    int stat = get_data(d, ce, nvals, take_direct, &a, dv, value);
     if (stat == NC_NOERR && !a.got)
         stat = NC_EDAP;
     return stat;
@@ -406,8 +379,6 @@ static int
 get_slice(D4file *d, D4var *dv, const char *ce, size_t nvals, const void **valsp)
 {
     D4slice *slot = NULL;
-    unsigned char *buf = NULL;
-    size_t len = 0;
     SliceArg a = {.want = dv};
     int stat;
 
@@ -418,10 +389,7 @@ get_slice(D4file *d, D4var *dv, const char *ce, size_t nvals, const void **valsp
             return NC_NOERR;
         }
     }
-    if ((stat = fetch(d, "dap", ce, &buf, &len)))
-        return stat;
-    stat = decode_response(d, buf, len, nvals, take_slice, &a, NULL, NULL);
-    free(buf);
+    stat = get_data(d, ce, nvals, take_slice, &a, NULL, NULL);
     if (stat == NC_NOERR && (a.vals == NULL || a.nvals != nvals))
         stat = NC_EDAP;
     if (stat) {
@@ -536,6 +504,9 @@ D4_open(const char *path, int mode, int basepe, size_t *chunksizehintp, void *pa
 #if NC_HAVE_HTTP
     if (!d->isfile && (stat = nch_session_open(d->base, &d->http)))
         goto fail;
+    /* data responses are decoded as they arrive: in large pieces */
+    if (!d->isfile && (stat = nch_session_bufsize(d->http, D4_HTTP_PIECE)))
+        goto fail;
 #else
     if (!d->isfile) {
         stat = NC_ENOTBUILT;
@@ -554,12 +525,10 @@ D4_open(const char *path, int mode, int basepe, size_t *chunksizehintp, void *pa
         stat = d4_build(d, (const char *)buf, len);
     } else if (stat == NC_ENOTFOUND && d->isfile) {
         char *dmr = NULL;
-        unsigned char *data;
-        size_t dmrlen = 0, datalen;
-        int little;
-        if ((stat = fetch(d, "dap", NULL, &buf, &len)))
-            goto fail;
-        stat = d4_dechunk(buf, len, &dmr, &dmrlen, &data, &datalen, &little);
+        size_t dmrlen = 0;
+        D4resp r;
+        d4_resp_init(&r, d, 0, NULL, NULL, NULL, NULL);
+        stat = d4_resp_finish(&r, fetch_data(d, NULL, &r), &dmr, &dmrlen);
         if (stat == NC_NOERR)
             stat = d4_build(d, dmr, dmrlen);
         free(dmr);
@@ -682,7 +651,7 @@ D4_get_vars(int ncid, int varid, const size_t *start, const size_t *count, const
         /* gather the slice from the whole variable */
         if ((d->isfile || d->ce) && (stat = load_all(d)))
             return stat;
-        if (dv->whole == NULL || dv->nwhole != var_nvals(var))
+        if (dv->whole == NULL || dv->nwhole != d4_var_nvals(var))
             return NC_EDAP;
         if ((tmp = malloc(nvals * size)) == NULL)
             return NC_ENOMEM;

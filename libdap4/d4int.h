@@ -73,14 +73,74 @@ int d4_build(D4file *d, const char *dmr, size_t len);
 int d4_dmr_vars(const char *dmr, size_t len, char ***namesp, size_t *np, int *hascrcp);
 
 /* ---- d4data.c: the chunked data response ---- */
-/* Join the chunks of a data response in place: the DMR part goes to
- * dmr and dmrlen (a NUL-terminated copy, caller frees), the data to
- * data and datalen (inside buf).  An error chunk is NC_EDAPSVC (its text in
- * dmr), a truncated response NC_EDAP. */
-int d4_dechunk(unsigned char *buf, size_t len, char **dmr, size_t *dmrlen,
-               unsigned char **data, size_t *datalen, int *little);
 /* CRC32 (IEEE) of n bytes, continuing from crc (0 to start). */
 uint32_t d4_crc32(uint32_t crc, const unsigned char *p, size_t n);
+/* Values in one top-level variable (the product of its dimensions). */
+size_t d4_var_nvals(const NC4_var *var);
+/* The top-level variable "/g/h/v" of d, or NULL. */
+D4var *d4_find_fqn(D4file *d, const char *fqn);
+
+/* A data response read as it arrives, in pieces of any size: the chunk
+ * headers parsed as they come, the first chunk (the DMR) kept until it is
+ * complete, then the values of its variables.  Those of atomic and enum
+ * types are copied to their buffer (byte-swapped when the data's order is
+ * not ours) and their CRC32 computed on the way; from the first variable
+ * of another type on, the rest of the data is gathered and decoded at the
+ * end.  The first error of a variable stops decoding but not the reading
+ * of the chunks, so that an error chunk or a truncation after it is still
+ * what is reported, as when the response is read whole. */
+typedef int (*d4_take_fn)(D4file *d, D4var *dv, void *vals, size_t nvals, void *arg);
+typedef struct D4resp {
+    /* set by d4_resp_init */
+    D4file *d;
+    size_t nvals;        /* values per variable (the response holds one slice); 0: whole shapes */
+    d4_take_fn take;     /* gets each variable's values, owns them after; NULL: the DMR only */
+    void *arg;
+    D4var *destvar;      /* its values go to dest (nvals of them, the caller's buffer) */
+    void *dest;
+    /* the chunks */
+    unsigned char hdr[4];
+    unsigned nhdr;
+    int inchunk;         /* hdr complete, payload of left bytes follows */
+    unsigned flags;
+    size_t left;
+    unsigned long chunk; /* index of the current chunk; 0 is the DMR's */
+    int ended;           /* the last chunk is complete: anything after it is ignored */
+    int error;           /* a complete error chunk: its text in text */
+    int have_dmr;
+    unsigned char *text; /* the DMR, or an error chunk's text */
+    size_t ntext, captext;
+    int little;          /* the first chunk's byte order flag */
+    int nomem;
+    /* the variables, once the DMR is known */
+    char **names;
+    size_t nnames, cur;
+    int crc, verify, swap;
+    int stat;            /* the first error met in the values */
+    /* the current variable (atomic or enum values) */
+    D4var *dv;
+    size_t n, size, need, got, cap;
+    unsigned char *out;
+    int own;             /* out is ours (not dest) */
+    int incrc;
+    unsigned ncrc;
+    unsigned char crcb[4];
+    uint32_t crcv;
+    /* the rest of the data, from the first variable of another type */
+    int gather;
+    unsigned char *rest;
+    size_t nrest, caprest;
+} D4resp;
+void d4_resp_init(D4resp *r, D4file *d, size_t nvals, d4_take_fn take, void *arg, D4var *destvar,
+                  void *dest);
+/* Feed the next n bytes (an nch_sink): NC_ENOMEM stops, decoding errors
+ * are kept for d4_resp_finish. */
+int d4_resp_feed(void *r, const void *bytes, size_t n);
+/* The outcome once the bytes are all fed (tstat: the transfer's own
+ * error, which wins); frees what r holds.  An error chunk is NC_EDAPSVC
+ * (its text on stderr), a response that ends early NC_EDAP.  With take
+ * NULL, *dmrp gets the DMR text (NUL-terminated, the caller frees). */
+int d4_resp_finish(D4resp *r, int tstat, char **dmrp, size_t *dmrlenp);
 /* Decoder over serialized data. */
 typedef struct D4dec {
     const unsigned char *p, *end;

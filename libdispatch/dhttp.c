@@ -221,6 +221,23 @@ nch_session_dap_errors(nch_session *s, int on)
         s->dap_errors = on;
 }
 
+int
+nch_session_bufsize(nch_session *s, long bytes)
+{
+    char *v;
+    if (s == NULL)
+        return NC_EINVAL;
+    if ((v = nch_session_key(s, "HTTP.READ.BUFFERSIZE")) != NULL) {
+        free(v); /* the user's setting stays */
+        return NC_NOERR;
+    }
+    if (bytes < 1024)
+        bytes = 1024;
+    if (bytes > (long)CURL_MAX_READ_SIZE)
+        bytes = (long)CURL_MAX_READ_SIZE;
+    return curl_easy_setopt(s->curl, CURLOPT_BUFFERSIZE, bytes) == CURLE_OK ? NC_NOERR : NC_ECURL;
+}
+
 static int
 hexval(int c)
 {

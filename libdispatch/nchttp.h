@@ -71,6 +71,11 @@ int nch_buf_append(nch_buf *b, const void *bytes, size_t n);
  * nch_get and nch_get_stream: on by default; off for stores of arbitrary
  * bytes. */
 void nch_session_dap_errors(nch_session *s, int on);
+/* The size of the pieces curl hands a body over in (its receive buffer,
+ * 16 KiB by default), for a session that reads large bodies: fewer, larger
+ * reads.  Clamped to curl's limits; the HTTP.READ.BUFFERSIZE key, when
+ * set for the URL, wins. */
+int nch_session_bufsize(nch_session *s, long bytes);
 /* The settings key for the session's URL, a copy (caller frees) or NULL. */
 char *nch_session_key(const nch_session *s, const char *key);
 /* The HTTP status a given NC_* code of this module stood for is in
