@@ -24,7 +24,7 @@
 int
 nc_inq_att(int ncid, int varid, const char *name, nc_type *xtypep, size_t *lenp)
 {
-    WITH_NC(ncid);
+    WITH_NC_SHARED(ncid);
     RETURN_WITH_ATT_NAME(name, nm, nc->dispatch->inq_att(ncid, varid, nm, xtypep, lenp));
 }
 
@@ -36,14 +36,14 @@ int nc_inq_attlen(int ncid, int varid, const char *name, size_t *lenp)
 int
 nc_inq_attid(int ncid, int varid, const char *name, int *idp)
 {
-    WITH_NC(ncid);
+    WITH_NC_SHARED(ncid);
     RETURN_WITH_ATT_NAME(name, nm, nc->dispatch->inq_attid(ncid, varid, nm, idp));
 }
 
 int
 nc_inq_attname(int ncid, int varid, int attnum, char *name)
 {
-    WITH_NC(ncid);
+    WITH_NC_SHARED(ncid);
     return nc->dispatch->inq_attname(ncid, varid, attnum, name);
 }
 
@@ -54,7 +54,7 @@ nc_rename_att(int ncid, int varid, const char *name, const char *newname)
 {
     char *oldnorm = NULL, *newnorm = NULL;
     int stat;
-    WITH_NC(ncid);
+    WITH_NC_EXCL(ncid);
     if (name != NULL && NC_normalize_name(name, &oldnorm) != NC_NOERR)
         oldnorm = NULL;
     if (newname != NULL && NC_normalize_name(newname, &newnorm) != NC_NOERR)
@@ -69,7 +69,7 @@ nc_rename_att(int ncid, int varid, const char *name, const char *newname)
 int
 nc_del_att(int ncid, int varid, const char *name)
 {
-    WITH_NC(ncid);
+    WITH_NC_EXCL(ncid);
     RETURN_WITH_ATT_NAME(name, nm, nc->dispatch->del_att(ncid, varid, nm));
 }
 
@@ -79,14 +79,14 @@ static int
 put_att(int ncid, int varid, const char *name, nc_type xtype, size_t len,
         const void *op, nc_type memtype)
 {
-    WITH_NC(ncid);
+    WITH_NC_EXCL(ncid);
     RETURN_WITH_ATT_NAME(name, nm, nc->dispatch->put_att(ncid, varid, nm, xtype, len, op, memtype));
 }
 
 static int
 get_att(int ncid, int varid, const char *name, void *ip, nc_type memtype)
 {
-    WITH_NC(ncid);
+    WITH_NC_SHARED(ncid);
     RETURN_WITH_ATT_NAME(name, nm, nc->dispatch->get_att(ncid, varid, nm, ip, memtype));
 }
 

@@ -5,14 +5,14 @@
 int
 nc_def_dim(int ncid, const char *name, size_t len, int *idp)
 {
-    WITH_NC(ncid);
+    WITH_NC_EXCL(ncid);
     RETURN_WITH_NEW_NAME(name, nm, nc->dispatch->def_dim(ncid, nm, len, idp));
 }
 
 int
 nc_inq_dimid(int ncid, const char *name, int *idp)
 {
-    WITH_NC(ncid);
+    WITH_NC_SHARED(ncid);
     if (name == NULL)
         return NC_EINVAL;
     RETURN_WITH_NAME(name, nm, nc->dispatch->inq_dimid(ncid, nm, idp));
@@ -21,7 +21,7 @@ nc_inq_dimid(int ncid, const char *name, int *idp)
 int
 nc_inq_dim(int ncid, int dimid, char *name, size_t *lenp)
 {
-    WITH_NC(ncid);
+    WITH_NC_SHARED(ncid);
     return nc->dispatch->inq_dim(ncid, dimid, name, lenp);
 }
 
@@ -31,6 +31,6 @@ int nc_inq_dimlen(int ncid, int dimid, size_t *lenp) { return nc_inq_dim(ncid, d
 int
 nc_rename_dim(int ncid, int dimid, const char *name)
 {
-    WITH_NC(ncid);
+    WITH_NC_EXCL(ncid);
     RETURN_WITH_NEW_NAME(name, nm, nc->dispatch->rename_dim(ncid, dimid, nm));
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "ncstate.h"
+#include "ncapi.h"
 #include "ncinfer.h"
 #include "netcdf_mem.h"
 
@@ -351,17 +352,18 @@ nc_delete(const char *path)
 int
 nc_redef(int ncid)
 {
-    NC_HELD nc = NULL;
-    int stat = NC_hold(ncid, &nc);
-    return stat ? stat : nc->dispatch->redef(ncid);
+    WITH_NC_EXCL(ncid);
+    return nc->dispatch->redef(ncid);
 }
 
 int
 nc__enddef(int ncid, size_t h_minfree, size_t v_align, size_t v_minfree, size_t r_align)
 {
-    NC_HELD nc = NULL;
-    int stat = NC_hold(ncid, &nc);
-    return stat ? stat : nc->dispatch->_enddef(ncid, h_minfree, v_align, v_minfree, r_align);
+    int stat;
+    WITH_NC_EXCL(ncid);
+    if ((stat = nc->dispatch->_enddef(ncid, h_minfree, v_align, v_minfree, r_align)) == NC_NOERR)
+        NC_handle_data_mode(&guard_);
+    return stat;
 }
 
 int
@@ -374,18 +376,14 @@ nc_enddef(int ncid)
 int
 nc_sync(int ncid)
 {
-    NC_HELD nc = NULL;
-    int stat = NC_hold(ncid, &nc);
-    return stat ? stat : nc->dispatch->sync(ncid);
+    WITH_NC_EXCL(ncid);
+    return nc->dispatch->sync(ncid);
 }
 
 int
 nc_set_fill(int ncid, int fillmode, int *old_modep)
 {
-    NC_HELD nc = NULL;
-    int stat = NC_hold(ncid, &nc);
-    if (stat)
-        return stat;
+    WITH_NC_EXCL(ncid);
     /* The format checks fillmode (NC_EINVAL), after read-only (NC_EPERM),
      * as upstream. */
     return nc->dispatch->set_fill(ncid, fillmode, old_modep);
@@ -410,9 +408,8 @@ nc_inq_path(int ncid, size_t *pathlen, char *path)
 int
 nc_inq(int ncid, int *ndimsp, int *nvarsp, int *nattsp, int *unlimdimidp)
 {
-    NC_HELD nc = NULL;
-    int stat = NC_hold(ncid, &nc);
-    return stat ? stat : nc->dispatch->inq(ncid, ndimsp, nvarsp, nattsp, unlimdimidp);
+    WITH_NC_SHARED(ncid);
+    return nc->dispatch->inq(ncid, ndimsp, nvarsp, nattsp, unlimdimidp);
 }
 
 int nc_inq_ndims(int ncid, int *ndimsp) { return nc_inq(ncid, ndimsp, NULL, NULL, NULL); }
@@ -423,33 +420,29 @@ int nc_inq_unlimdim(int ncid, int *unlimdimidp) { return nc_inq(ncid, NULL, NULL
 int
 nc_inq_unlimdims(int ncid, int *nunlimdimsp, int *unlimdimidsp)
 {
-    NC_HELD nc = NULL;
-    int stat = NC_hold(ncid, &nc);
-    return stat ? stat : nc->dispatch->inq_unlimdims(ncid, nunlimdimsp, unlimdimidsp);
+    WITH_NC_SHARED(ncid);
+    return nc->dispatch->inq_unlimdims(ncid, nunlimdimsp, unlimdimidsp);
 }
 
 int
 nc_inq_format(int ncid, int *formatp)
 {
-    NC_HELD nc = NULL;
-    int stat = NC_hold(ncid, &nc);
-    return stat ? stat : nc->dispatch->inq_format(ncid, formatp);
+    WITH_NC_SHARED(ncid);
+    return nc->dispatch->inq_format(ncid, formatp);
 }
 
 int
 nc_inq_format_extended(int ncid, int *formatp, int *modep)
 {
-    NC_HELD nc = NULL;
-    int stat = NC_hold(ncid, &nc);
-    return stat ? stat : nc->dispatch->inq_format_extended(ncid, formatp, modep);
+    WITH_NC_SHARED(ncid);
+    return nc->dispatch->inq_format_extended(ncid, formatp, modep);
 }
 
 int
 nc_show_metadata(int ncid)
 {
-    NC_HELD nc = NULL;
-    int stat = NC_hold(ncid, &nc);
-    return stat ? stat : nc->dispatch->show_metadata(ncid);
+    WITH_NC_SHARED(ncid);
+    return nc->dispatch->show_metadata(ncid);
 }
 
 /* Multi-processor stubs kept for old programs: one processing element only. */

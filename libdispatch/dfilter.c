@@ -16,7 +16,7 @@
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
-#include "ncdispatch.h"
+#include "ncapi.h"
 #include "netcdf_filter.h"
 #include "netcdf_aux.h"
 #include "ncinstance.h"
@@ -57,6 +57,7 @@ nc_inq_var_filter_ids(int ncid, int varid, size_t *nfiltersp, unsigned int *ids)
     int stat;
     if ((stat = NC_hold(ncid, &nc)))
         return stat;
+    NC_LOCK_HANDLE(nc, 0);
     return nc->dispatch->inq_var_filter_ids(ncid, varid, nfiltersp, ids);
 }
 
@@ -67,6 +68,7 @@ nc_inq_var_filter_info(int ncid, int varid, unsigned int id, size_t *nparamsp, u
     int stat;
     if ((stat = NC_hold(ncid, &nc)))
         return stat;
+    NC_LOCK_HANDLE(nc, 0);
     return nc->dispatch->inq_var_filter_info(ncid, varid, id, nparamsp, params);
 }
 
@@ -80,6 +82,7 @@ nc_def_var_filter(int ncid, int varid, unsigned int id, size_t nparams, const un
 
     if ((stat = NC_hold(ncid, &nc)))
         return stat;
+    NC_LOCK_HANDLE(nc, 1);
     if (nparams > 0 && params == NULL)
         return NC_EINVAL;
     if ((stat = nc_inq_vartype(ncid, varid, &xtype)))
@@ -103,6 +106,7 @@ nc_inq_var_filter(int ncid, int varid, unsigned int *idp, size_t *nparamsp, unsi
 
     if ((stat = NC_hold(ncid, &nc)))
         return stat;
+    NC_LOCK_HANDLE(nc, 0);
     if ((stat = nc_inq_var_filter_ids(ncid, varid, &nfilters, NULL)))
         return stat;
     if (nfilters == 0) {
@@ -133,6 +137,7 @@ nc_inq_filter_avail(int ncid, unsigned int id)
     int stat;
     if ((stat = NC_hold(ncid, &nc)))
         return stat;
+    NC_LOCK_HANDLE(nc, 0);
     return nc->dispatch->inq_filter_avail(ncid, id);
 }
 
@@ -291,6 +296,7 @@ nc_def_var_szip(int ncid, int varid, int options_mask, int pixels_per_block)
 
     if ((stat = NC_hold(ncid, &nc)))
         return stat;
+    NC_LOCK_HANDLE(nc, 1);
     if (!(options_mask & (NC_SZIP_EC | NC_SZIP_NN))
         || (options_mask & NC_SZIP_EC && options_mask & NC_SZIP_NN))
         return NC_EINVAL;
@@ -313,6 +319,7 @@ nc_inq_var_szip(int ncid, int varid, int *options_maskp, int *pixels_per_blockp)
 
     if ((stat = NC_hold(ncid, &nc)))
         return stat;
+    NC_LOCK_HANDLE(nc, 0);
     stat = filter_params(ncid, varid, H5Z_FILTER_SZIP, &n, &params);
     switch (stat) {
     case NC_NOERR:

@@ -4,6 +4,7 @@
  * default format; user-defined format slots; library-wide settings
  * (chunk cache, alignment, metadata block size, logging); version.
  */
+#define _GNU_SOURCE /* pthread_rwlockattr_setkind_np */
 #include "config.h"
 #include <pthread.h>
 #include <sched.h>
@@ -15,6 +16,7 @@
 #include "ncplugins.h"
 #include "ncrc.h"
 #include "ncstate.h"
+#include "ncapi.h"
 #include "netcdf_meta.h"
 
 static pthread_mutex_t nc_global_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -113,6 +115,30 @@ NC_new(const char *path, int mode, int model, const NC_Dispatch *table, NC **ncp
     nc->mode = mode;
     nc->model = model;
     nc->dispatch = table;
+    /* The enhanced-model formats that write share one in-memory tree per
+     * handle with no lock of its own: the entry points lock the handle.
+     * Classic handles lock in libsrc; the read-only formats build their
+     * tree at open. */
+    if (model == NC_FORMATX_NC_HDF5 || model == NC_FORMATX_NCZARR) {
+        pthread_rwlockattr_t a;
+        int err;
+        pthread_rwlockattr_init(&a);
+#ifdef __GLIBC__
+        /* A waiting writer goes before new readers: threads reading in a
+         * loop would otherwise keep a writer out for ever (glibc prefers
+         * readers by default).  No thread takes the lock twice. */
+        pthread_rwlockattr_setkind_np(&a, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+#endif
+        err = pthread_rwlock_init(&nc->lock, &a);
+        pthread_rwlockattr_destroy(&a);
+        if (err != 0) {
+            free(nc->path);
+            free(nc);
+            return NC_ENOMEM;
+        }
+        nc->locking = 1;
+        nc->maybe_indef = 1; /* a created file starts in define mode */
+    }
     *ncpp = nc;
     return NC_NOERR;
 }
@@ -122,8 +148,68 @@ NC_free(NC *nc)
 {
     if (nc == NULL)
         return;
+    if (nc->locking)
+        pthread_rwlock_destroy(&nc->lock);
     free(nc->path);
     free(nc);
+}
+
+/* ---- the handle lock ---------------------------------------------------------- */
+
+/* The record whose handle lock this thread holds (the innermost, when a
+ * call on one file makes a call on another): a nested call on the same
+ * file runs inside the outer call's lock instead of taking it again, which
+ * would deadlock.  Initial-exec: one load from the thread pointer. */
+static _Thread_local NC *held_handle __attribute__((tls_model("initial-exec")));
+
+void
+NC_handle_lock(NC *nc, int exclusive, NC_handle_guard *g)
+{
+    g->nc = NULL;
+    if (!nc->locking || held_handle == nc)
+        return;
+    if (exclusive) {
+        pthread_rwlock_wrlock(&nc->lock);
+        /* A change in data mode may enter define mode (the enhanced
+         * model's implicit redef): data calls go exclusive until the file
+         * is known to be back in data mode. */
+        __atomic_store_n(&nc->maybe_indef, 1, __ATOMIC_RELAXED);
+    } else {
+        pthread_rwlock_rdlock(&nc->lock);
+    }
+    g->nc = nc;
+    g->excl = exclusive;
+    g->prev = held_handle;
+    held_handle = nc;
+}
+
+void
+NC_handle_lock_data(NC *nc, int isput, NC_handle_guard *g)
+{
+    int excl = isput || __atomic_load_n(&nc->maybe_indef, __ATOMIC_RELAXED);
+    NC_handle_lock(nc, excl, g);
+    /* Set by an exclusive call that ran between the look and the lock. */
+    if (g->nc != NULL && !excl && __atomic_load_n(&nc->maybe_indef, __ATOMIC_RELAXED)) {
+        NC_handle_unlock(g);
+        NC_handle_lock(nc, 1, g);
+    }
+}
+
+void
+NC_handle_data_mode(NC_handle_guard *g)
+{
+    if (g->nc != NULL && g->excl)
+        __atomic_store_n(&g->nc->maybe_indef, 0, __ATOMIC_RELAXED);
+}
+
+void
+NC_handle_unlock(NC_handle_guard *g)
+{
+    if (g->nc == NULL)
+        return;
+    held_handle = g->prev;
+    pthread_rwlock_unlock(&g->nc->lock);
+    g->nc = NULL;
 }
 
 int

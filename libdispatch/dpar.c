@@ -63,7 +63,7 @@ nc_open_par_fortran(const char *path, int mode, int comm, int info, int *ncidp)
 int
 nc_var_par_access(int ncid, int varid, int par_access)
 {
-    WITH_NC(ncid);
+    WITH_NC_EXCL(ncid);
     /* The format decides: a file not opened for parallel I/O is
      * NC_ENOPAR, a bad mode NC_EINVAL (hdf5par.c, libpnetcdf/). */
     if (nc->dispatch->var_par_access == NULL)
@@ -104,7 +104,7 @@ nc_open_par_fortran(const char *path, int mode, int comm, int info, int *ncidp)
 int
 nc_var_par_access(int ncid, int varid, int par_access)
 {
-    WITH_NC(ncid);
+    WITH_NC_EXCL(ncid);
     /* As upstream without parallel I/O: any open file gets NC_ENOPAR. */
     (void)nc; (void)varid; (void)par_access;
     return NC_ENOPAR;

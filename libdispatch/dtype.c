@@ -39,6 +39,7 @@ nc_inq_type(int ncid, nc_type xtype, char *name, size_t *size)
     }
     if (NC_hold(ncid, &nc))
         return NC_EBADTYPE;
+    NC_LOCK_HANDLE(nc, 0);
     return nc->dispatch->inq_type(ncid, xtype, name, size);
 }
 
@@ -48,7 +49,7 @@ nc_inq_type(int ncid, nc_type xtype, char *name, size_t *size)
 int
 nc_inq_typeid(int ncid, const char *name, nc_type *typeidp)
 {
-    WITH_NC(ncid);
+    WITH_NC_SHARED(ncid);
     if (name == NULL)
         return NC_EINVAL;
     return nc->dispatch->inq_typeid(ncid, name, typeidp);
@@ -57,7 +58,7 @@ nc_inq_typeid(int ncid, const char *name, nc_type *typeidp)
 int
 nc_inq_typeids(int ncid, int *ntypes, int *typeids)
 {
-    WITH_NC(ncid);
+    WITH_NC_SHARED(ncid);
     return nc->dispatch->inq_typeids(ncid, ntypes, typeids);
 }
 
@@ -70,6 +71,7 @@ nc_inq_type_equal(int ncid1, nc_type typeid1, int ncid2, nc_type typeid2, int *e
     int stat;
     if ((stat = NC_hold(ncid1, &nc1)))
         return stat;
+    NC_LOCK_HANDLE(nc1, 0);
     if (typeid1 <= NC_NAT || typeid2 <= NC_NAT)
         return NC_EINVAL;
     return nc1->dispatch->inq_type_equal(ncid1, typeid1, ncid2, typeid2, equal);
@@ -79,7 +81,7 @@ int
 nc_inq_user_type(int ncid, nc_type xtype, char *name, size_t *size,
                  nc_type *base_nc_typep, size_t *nfieldsp, int *classp)
 {
-    WITH_NC(ncid);
+    WITH_NC_SHARED(ncid);
     return nc->dispatch->inq_user_type(ncid, xtype, name, size, base_nc_typep, nfieldsp, classp);
 }
 
@@ -88,14 +90,14 @@ nc_inq_user_type(int ncid, nc_type xtype, char *name, size_t *size,
 int
 nc_def_compound(int ncid, size_t size, const char *name, nc_type *typeidp)
 {
-    WITH_NC(ncid);
+    WITH_NC_EXCL(ncid);
     RETURN_WITH_NAME(name, nm, nc->dispatch->def_compound(ncid, size, nm, typeidp));
 }
 
 int
 nc_insert_compound(int ncid, nc_type xtype, const char *name, size_t offset, nc_type field_typeid)
 {
-    WITH_NC(ncid);
+    WITH_NC_EXCL(ncid);
     RETURN_WITH_NAME(name, nm, nc->dispatch->insert_compound(ncid, xtype, nm, offset, field_typeid));
 }
 
@@ -103,7 +105,7 @@ int
 nc_insert_array_compound(int ncid, nc_type xtype, const char *name, size_t offset,
                          nc_type field_typeid, int ndims, const int *dim_sizes)
 {
-    WITH_NC(ncid);
+    WITH_NC_EXCL(ncid);
     RETURN_WITH_NAME(name, nm, nc->dispatch->insert_array_compound(ncid, xtype, nm, offset,
                                                              field_typeid, ndims, dim_sizes));
 }
@@ -132,7 +134,7 @@ int
 nc_inq_compound_field(int ncid, nc_type xtype, int fieldid, char *name, size_t *offsetp,
                       nc_type *field_typeidp, int *ndimsp, int *dim_sizesp)
 {
-    WITH_NC(ncid);
+    WITH_NC_SHARED(ncid);
     return nc->dispatch->inq_compound_field(ncid, xtype, fieldid, name, offsetp,
                                             field_typeidp, ndimsp, dim_sizesp);
 }
@@ -151,7 +153,7 @@ int nc_inq_compound_fielddim_sizes(int ncid, nc_type xtype, int fieldid, int *di
 int
 nc_inq_compound_fieldindex(int ncid, nc_type xtype, const char *name, int *fieldidp)
 {
-    WITH_NC(ncid);
+    WITH_NC_SHARED(ncid);
     return nc->dispatch->inq_compound_fieldindex(ncid, xtype, name, fieldidp);
 }
 
@@ -160,7 +162,7 @@ nc_inq_compound_fieldindex(int ncid, nc_type xtype, const char *name, int *field
 int
 nc_def_vlen(int ncid, const char *name, nc_type base_typeid, nc_type *xtypep)
 {
-    WITH_NC(ncid);
+    WITH_NC_EXCL(ncid);
     RETURN_WITH_NAME(name, nm, nc->dispatch->def_vlen(ncid, nm, base_typeid, xtypep));
 }
 
@@ -177,14 +179,14 @@ nc_inq_vlen(int ncid, nc_type xtype, char *name, size_t *datum_sizep, nc_type *b
 int
 nc_put_vlen_element(int ncid, int typeid1, void *vlen_element, size_t len, const void *data)
 {
-    WITH_NC(ncid);
+    WITH_NC_SHARED(ncid);
     return nc->dispatch->put_vlen_element(ncid, typeid1, vlen_element, len, data);
 }
 
 int
 nc_get_vlen_element(int ncid, int typeid1, const void *vlen_element, size_t *len, void *data)
 {
-    WITH_NC(ncid);
+    WITH_NC_SHARED(ncid);
     return nc->dispatch->get_vlen_element(ncid, typeid1, vlen_element, len, data);
 }
 
@@ -193,14 +195,14 @@ nc_get_vlen_element(int ncid, int typeid1, const void *vlen_element, size_t *len
 int
 nc_def_enum(int ncid, nc_type base_typeid, const char *name, nc_type *typeidp)
 {
-    WITH_NC(ncid);
+    WITH_NC_EXCL(ncid);
     RETURN_WITH_NAME(name, nm, nc->dispatch->def_enum(ncid, base_typeid, nm, typeidp));
 }
 
 int
 nc_insert_enum(int ncid, nc_type xtype, const char *name, const void *value)
 {
-    WITH_NC(ncid);
+    WITH_NC_EXCL(ncid);
     RETURN_WITH_NAME(name, nm, nc->dispatch->insert_enum(ncid, xtype, nm, value));
 }
 
@@ -223,14 +225,14 @@ nc_inq_enum(int ncid, nc_type xtype, char *name, nc_type *base_nc_typep,
 int
 nc_inq_enum_member(int ncid, nc_type xtype, int idx, char *name, void *value)
 {
-    WITH_NC(ncid);
+    WITH_NC_SHARED(ncid);
     return nc->dispatch->inq_enum_member(ncid, xtype, idx, name, value);
 }
 
 int
 nc_inq_enum_ident(int ncid, nc_type xtype, long long value, char *identifier)
 {
-    WITH_NC(ncid);
+    WITH_NC_SHARED(ncid);
     return nc->dispatch->inq_enum_ident(ncid, xtype, value, identifier);
 }
 
@@ -239,7 +241,7 @@ nc_inq_enum_ident(int ncid, nc_type xtype, long long value, char *identifier)
 int
 nc_def_opaque(int ncid, size_t size, const char *name, nc_type *xtypep)
 {
-    WITH_NC(ncid);
+    WITH_NC_EXCL(ncid);
     RETURN_WITH_NAME(name, nm, nc->dispatch->def_opaque(ncid, size, nm, xtypep));
 }
 

@@ -11,14 +11,14 @@
 int
 nc_def_var(int ncid, const char *name, nc_type xtype, int ndims, const int *dimidsp, int *varidp)
 {
-    WITH_NC(ncid);
+    WITH_NC_EXCL(ncid);
     RETURN_WITH_NEW_NAME(name, nm, nc->dispatch->def_var(ncid, nm, xtype, ndims, dimidsp, varidp));
 }
 
 int
 nc_inq_varid(int ncid, const char *name, int *varidp)
 {
-    WITH_NC(ncid);
+    WITH_NC_SHARED(ncid);
     if (name == NULL)
         return NC_EINVAL;
     RETURN_WITH_NAME(name, nm, nc->dispatch->inq_varid(ncid, nm, varidp));
@@ -27,7 +27,7 @@ nc_inq_varid(int ncid, const char *name, int *varidp)
 int
 nc_rename_var(int ncid, int varid, const char *name)
 {
-    WITH_NC(ncid);
+    WITH_NC_EXCL(ncid);
     RETURN_WITH_NEW_NAME(name, nm, nc->dispatch->rename_var(ncid, varid, nm));
 }
 
@@ -42,7 +42,7 @@ int
 nc_inq_var(int ncid, int varid, char *name, nc_type *xtypep, int *ndimsp,
            int *dimidsp, int *nattsp)
 {
-    WITH_NC(ncid);
+    WITH_NC_SHARED(ncid);
     return INQ_ALL(nc, ncid, varid, name, xtypep, ndimsp, dimidsp, nattsp,
                    NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
 }
@@ -67,14 +67,14 @@ int nc_inq_varnatts(int ncid, int varid, int *nattsp)
 int
 nc_def_var_fill(int ncid, int varid, int no_fill, const void *fill_value)
 {
-    WITH_NC(ncid);
+    WITH_NC_EXCL(ncid);
     return nc->dispatch->def_var_fill(ncid, varid, no_fill, fill_value);
 }
 
 int
 nc_inq_var_fill(int ncid, int varid, int *no_fill, void *fill_valuep)
 {
-    WITH_NC(ncid);
+    WITH_NC_SHARED(ncid);
     return INQ_ALL(nc, ncid, varid, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
                    NULL, NULL, no_fill, fill_valuep, NULL);
 }
@@ -84,7 +84,7 @@ nc_inq_var_fill(int ncid, int varid, int *no_fill, void *fill_valuep)
 int
 nc_def_var_deflate(int ncid, int varid, int shuffle, int deflate, int deflate_level)
 {
-    WITH_NC(ncid);
+    WITH_NC_EXCL(ncid);
     return nc->dispatch->def_var_deflate(ncid, varid, shuffle, deflate, deflate_level);
 }
 
@@ -94,7 +94,7 @@ nc_inq_var_deflate(int ncid, int varid, int *shufflep, int *deflatep, int *defla
     size_t nparams = 0;
     unsigned int params[4];
     int deflating, stat;
-    WITH_NC(ncid);
+    WITH_NC_SHARED(ncid);
 
     /* Deflate is one filter among others: ask the filter list. */
     stat = nc_inq_var_filter_info(ncid, varid, H5Z_FILTER_DEFLATE, &nparams, NULL);
@@ -120,14 +120,14 @@ nc_inq_var_deflate(int ncid, int varid, int *shufflep, int *deflatep, int *defla
 int
 nc_def_var_fletcher32(int ncid, int varid, int fletcher32)
 {
-    WITH_NC(ncid);
+    WITH_NC_EXCL(ncid);
     return nc->dispatch->def_var_fletcher32(ncid, varid, fletcher32);
 }
 
 int
 nc_inq_var_fletcher32(int ncid, int varid, int *fletcher32p)
 {
-    WITH_NC(ncid);
+    WITH_NC_SHARED(ncid);
     return INQ_ALL(nc, ncid, varid, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
                    fletcher32p, NULL, NULL, NULL, NULL, NULL);
 }
@@ -135,14 +135,14 @@ nc_inq_var_fletcher32(int ncid, int varid, int *fletcher32p)
 int
 nc_def_var_chunking(int ncid, int varid, int storage, const size_t *chunksizesp)
 {
-    WITH_NC(ncid);
+    WITH_NC_EXCL(ncid);
     return nc->dispatch->def_var_chunking(ncid, varid, storage, chunksizesp);
 }
 
 int
 nc_inq_var_chunking(int ncid, int varid, int *storagep, size_t *chunksizesp)
 {
-    WITH_NC(ncid);
+    WITH_NC_SHARED(ncid);
     return INQ_ALL(nc, ncid, varid, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
                    storagep, chunksizesp, NULL, NULL, NULL);
 }
@@ -190,14 +190,14 @@ nc_inq_var_chunking_ints(int ncid, int varid, int *contiguousp, int *chunksizesp
 int
 nc_def_var_endian(int ncid, int varid, int endian)
 {
-    WITH_NC(ncid);
+    WITH_NC_EXCL(ncid);
     return nc->dispatch->def_var_endian(ncid, varid, endian);
 }
 
 int
 nc_inq_var_endian(int ncid, int varid, int *endianp)
 {
-    WITH_NC(ncid);
+    WITH_NC_SHARED(ncid);
     return INQ_ALL(nc, ncid, varid, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
                    NULL, NULL, NULL, NULL, endianp);
 }
@@ -205,7 +205,7 @@ nc_inq_var_endian(int ncid, int varid, int *endianp)
 int
 nc_def_var_quantize(int ncid, int varid, int quantize_mode, int nsd)
 {
-    WITH_NC(ncid);
+    WITH_NC_EXCL(ncid);
     if (varid == NC_GLOBAL)
         return NC_EGLOBAL;
     return nc->dispatch->def_var_quantize(ncid, varid, quantize_mode, nsd);
@@ -214,7 +214,7 @@ nc_def_var_quantize(int ncid, int varid, int quantize_mode, int nsd)
 int
 nc_inq_var_quantize(int ncid, int varid, int *quantize_modep, int *nsdp)
 {
-    WITH_NC(ncid);
+    WITH_NC_SHARED(ncid);
     if (varid == NC_GLOBAL)
         return NC_EGLOBAL;
     return nc->dispatch->inq_var_quantize(ncid, varid, quantize_modep, nsdp);
@@ -225,14 +225,14 @@ nc_inq_var_quantize(int ncid, int varid, int *quantize_modep, int *nsdp)
 int
 nc_set_var_chunk_cache(int ncid, int varid, size_t size, size_t nelems, float preemption)
 {
-    WITH_NC(ncid);
+    WITH_NC_EXCL(ncid);
     return nc->dispatch->set_var_chunk_cache(ncid, varid, size, nelems, preemption);
 }
 
 int
 nc_get_var_chunk_cache(int ncid, int varid, size_t *sizep, size_t *nelemsp, float *preemptionp)
 {
-    WITH_NC(ncid);
+    WITH_NC_SHARED(ncid);
     return nc->dispatch->get_var_chunk_cache(ncid, varid, sizep, nelemsp, preemptionp);
 }
 

@@ -107,6 +107,11 @@ access_data(int isput, access_form form, int ncid, int varid, const size_t *star
     request r;
     int stat;
     WITH_NC(ncid);
+    /* Writes exclusive: one may grow an unlimited dimension that reads of
+     * other variables check their bounds against. */
+    NC_GUARD guard_ = {NULL, NULL, 0};
+    if (nc->locking)
+        NC_handle_lock_data(nc, isput, &guard_);
     d = nc->dispatch;
     if (form == ACC_VAR1)
         count = NC_ones;
@@ -116,13 +121,17 @@ access_data(int isput, access_form form, int ncid, int varid, const size_t *star
     /* Mapped access always goes to the varm slot, even without a map: its
      * checks come in another order than those of vars (NC_ECHAR first). */
     if (form == ACC_VARM)
-        return isput ? d->put_varm(ncid, varid, r.start, r.count, r.stride, imap, value, r.memtype)
+        stat = isput ? d->put_varm(ncid, varid, r.start, r.count, r.stride, imap, value, r.memtype)
                      : d->get_varm(ncid, varid, r.start, r.count, r.stride, imap, value, r.memtype);
-    if (form == ACC_VARS || form == ACC_VARM)
-        return isput ? d->put_vars(ncid, varid, r.start, r.count, r.stride, value, r.memtype)
+    else if (form == ACC_VARS)
+        stat = isput ? d->put_vars(ncid, varid, r.start, r.count, r.stride, value, r.memtype)
                      : d->get_vars(ncid, varid, r.start, r.count, r.stride, value, r.memtype);
-    return isput ? d->put_vara(ncid, varid, r.start, r.count, value, r.memtype)
-                 : d->get_vara(ncid, varid, r.start, r.count, value, r.memtype);
+    else
+        stat = isput ? d->put_vara(ncid, varid, r.start, r.count, value, r.memtype)
+                     : d->get_vara(ncid, varid, r.start, r.count, value, r.memtype);
+    if (stat == NC_NOERR)
+        NC_handle_data_mode(&guard_);
+    return stat;
 }
 
 /* Writes never modify the caller's data; the slots take it as const. */

@@ -11,6 +11,36 @@
 #define WITH_NC(ncid) \
     NC_HELD nc = NULL; do { int st_ = NC_hold((ncid), &nc); if (st_) return st_; } while (0)
 
+/* The handle lock of a record (ncdispatch.h, Threading) taken by this
+ * thread, released at the end of the enclosing block.  nc is NULL when
+ * nothing was taken: a format without the lock, or a nested call of the
+ * thread that holds it already. */
+typedef struct NC_handle_guard {
+    NC *nc;   /* whose lock is held */
+    NC *prev; /* the lock this thread held before (another file), or NULL */
+    int excl; /* held exclusive */
+} NC_handle_guard;
+void NC_handle_lock(NC *nc, int exclusive, NC_handle_guard *g);
+void NC_handle_unlock(NC_handle_guard *g);
+/* The lock of a data call: exclusive for a write, or while the file may be
+ * in define mode (NC->maybe_indef), else shared. */
+void NC_handle_lock_data(NC *nc, int isput, NC_handle_guard *g);
+/* After a call that succeeded under g: the file is in data mode now (an
+ * enddef, or a data call, which leaves define mode or fails). */
+void NC_handle_data_mode(NC_handle_guard *g);
+#define NC_GUARD NC_handle_guard __attribute__((cleanup(NC_handle_unlock)))
+
+/* Take nc's handle lock (shared unless exclusive) until the end of the
+ * enclosing block; declared after `nc`, so it is released before it. */
+#define NC_LOCK_HANDLE(nc, exclusive)                                  \
+    NC_GUARD guard_ = {NULL, NULL, 0};                                   \
+    do { if ((nc)->locking) NC_handle_lock((nc), (exclusive), &guard_); } while (0)
+
+/* WITH_NC, then the handle lock: shared for inquiries and reads, exclusive
+ * for calls that change the file. */
+#define WITH_NC_SHARED(ncid) WITH_NC(ncid); NC_LOCK_HANDLE(nc, 0)
+#define WITH_NC_EXCL(ncid) WITH_NC(ncid); NC_LOCK_HANDLE(nc, 1)
+
 /* Return the value of expr evaluated with `nm` bound to the NFC form of name.
  * A name that is not valid UTF-8 is looked up as given: legacy files hold
  * such names (Latin-1 bytes), and the rules for names apply only to names

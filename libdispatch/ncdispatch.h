@@ -31,12 +31,20 @@
  * NC_ENOTVAR; NC_check_name for a new attribute).  Coordinate bounds are
  * checked by the format.  The order of all checks: docs/error-precedence.md.
  *
- * Threading: the registry is guarded by one lock; an open file is not
- * shared between threads without the caller's own locking, as upstream.
+ * Threading: the registry is guarded by one lock.  A handle of a format
+ * that uses the enhanced model with writes (netCDF-4 on HDF5, Zarr) has a
+ * read-write lock in its record, taken by the API entry points around the
+ * format's slot: shared by inquiries and reads, exclusive by calls that
+ * change the file (definitions, attributes, renames, define mode, fill
+ * mode, sync, data writes).  Format slots run inside it and never take it;
+ * a nested public call on the same file by the thread holding it goes
+ * through without locking again.  Classic handles lock in libsrc.
+ * docs/threads.md states what each format promises.
  */
 #ifndef NCDISPATCH_H
 #define NCDISPATCH_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include "netcdf.h"
 #include "netcdf_dispatch.h"
@@ -53,6 +61,13 @@ typedef struct NC {
     char *path;                  /* path or URL as given; owned by the record */
     const NC_Dispatch *dispatch; /* the format's table; borrowed */
     void *dispatchdata;          /* the format's per-file state; owned by the format */
+    int locking;                 /* the API entry points take `lock` (set by NC_new) */
+    pthread_rwlock_t lock;       /* the handle lock; see Threading above */
+    int maybe_indef;             /* the file may be in define mode: data calls take
+                                  * the lock exclusive (their implicit enddef changes
+                                  * the tree).  Set under the exclusive lock by every
+                                  * exclusive call, cleared by a successful enddef or
+                                  * exclusive data call; read with __atomic loads. */
 } NC;
 
 /* The record of the file that ncid belongs to (group bits ignored).

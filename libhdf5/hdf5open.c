@@ -1095,15 +1095,27 @@ nc4h5_var_open_dataset(NC4_var *var)
 
     if (hv == NULL)
         return NC_EHDFERR;
-    if (hv->did >= 0)
+    /* Threads reading one handle under its shared lock may get here at
+     * once: the id is published with release order once the dataset is
+     * open, and opened by one of them only (checked again under the HDF5
+     * lock, which the group ids are also written under). */
+    if (__atomic_load_n(&hv->did, __ATOMIC_ACQUIRE) >= 0)
         return NC_NOERR;
     hg = var->grp ? var->grp->fmt : NULL;
-    if (hg != NULL && hg->gid < 0 && var->grp->file != NULL &&
-        (stat = nc4h5_ensure_hdf5(var->grp->file)))
-        return stat;
-    if (!var->created || var->hdr.stored_name == NULL || hg == NULL || hg->gid < 0)
-        return NC_EHDFERR;
     nc4h5_lock();
+    if (hv->did >= 0) {
+        nc4h5_unlock();
+        return NC_NOERR;
+    }
+    if (hg != NULL && hg->gid < 0 && var->grp->file != NULL &&
+        (stat = nc4h5_ensure_hdf5(var->grp->file))) {
+        nc4h5_unlock();
+        return stat;
+    }
+    if (!var->created || var->hdr.stored_name == NULL || hg == NULL || hg->gid < 0) {
+        nc4h5_unlock();
+        return NC_EHDFERR;
+    }
     /* Always explicit for chunked data: a read-only file's own default
      * cache is the small one of the open-time probe (NC4_HDF5_open). */
     if (var->storage == NC_CHUNKED) {
@@ -1112,8 +1124,13 @@ nc4h5_var_open_dataset(NC4_var *var)
                                var->cache_preemption) < 0)
             stat = NC_EHDFERR;
     }
-    if (!stat && (hv->did = H5Dopen2(hg->gid, var->hdr.stored_name, dapl)) < 0)
-        stat = NC_EHDFERR;
+    if (!stat) {
+        hid_t did = H5Dopen2(hg->gid, var->hdr.stored_name, dapl);
+        if (did < 0)
+            stat = NC_EHDFERR;
+        else
+            __atomic_store_n(&hv->did, did, __ATOMIC_RELEASE);
+    }
     if (dapl != H5P_DEFAULT && dapl >= 0)
         H5Pclose(dapl);
     nc4h5_unlock();

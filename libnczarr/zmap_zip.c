@@ -25,6 +25,12 @@
  * rewrites the whole archive.  A create over an existing archive
  * (NC_CLOBBER) replaces it only when the new one is first written.
  *
+ * Threads: libzip serves one archive (zip_t) from one thread at a time, and
+ * the pending list and spill file change on writes; every operation of the
+ * store holds the store's mutex (reads of different chunks take turns
+ * here; their decoding runs outside, on libfilter's pool).  Close runs
+ * alone (the handle's last call).
+ *
  * libzip errors are translated once, in zip_to_nc(). */
 #ifndef _DEFAULT_SOURCE
 #define _DEFAULT_SOURCE
@@ -33,6 +39,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +69,7 @@ typedef struct ZipMap {
     int spillfd;     /* the spill file (unlinked; see the file comment), -1 until a write */
     uint64_t spillend; /* bytes in it */
     uint64_t inmem;    /* bytes of pending objects held in memory */
+    pthread_mutex_t lock; /* held by every operation (file comment) */
 } ZipMap;
 
 static int
@@ -157,14 +165,14 @@ locate(ZipMap *zm, const char *key, Where *w)
 }
 
 static int
-zipm_exists(NCZ_map *map, const char *key)
+zipm_exists_unlocked(NCZ_map *map, const char *key)
 {
     Where w;
     return locate((ZipMap *)map, key, &w);
 }
 
 static int
-zipm_len(NCZ_map *map, const char *key, uint64_t *lenp)
+zipm_len_unlocked(NCZ_map *map, const char *key, uint64_t *lenp)
 {
     Where w;
     int stat = locate((ZipMap *)map, key, &w);
@@ -335,7 +343,7 @@ spill_source(ZipMap *zm, uint64_t off, uint64_t len)
 }
 
 static int
-zipm_read(NCZ_map *map, const char *key, uint64_t start, uint64_t count, void *buf)
+zipm_read_unlocked(NCZ_map *map, const char *key, uint64_t start, uint64_t count, void *buf)
 {
     ZipMap *zm = (ZipMap *)map;
     Where w;
@@ -356,7 +364,7 @@ zipm_read(NCZ_map *map, const char *key, uint64_t start, uint64_t count, void *b
 }
 
 static int
-zipm_read_all(NCZ_map *map, const char *key, void **datap, size_t *lenp)
+zipm_read_all_unlocked(NCZ_map *map, const char *key, void **datap, size_t *lenp)
 {
     ZipMap *zm = (ZipMap *)map;
     Where w;
@@ -381,7 +389,7 @@ zipm_read_all(NCZ_map *map, const char *key, void **datap, size_t *lenp)
 }
 
 static int
-zipm_write(NCZ_map *map, const char *key, uint64_t count, const void *content)
+zipm_write_unlocked(NCZ_map *map, const char *key, uint64_t count, const void *content)
 {
     ZipMap *zm = (ZipMap *)map;
     int stat;
@@ -457,7 +465,7 @@ fail:
 }
 
 static int
-zipm_del(NCZ_map *map, const char *key)
+zipm_del_unlocked(NCZ_map *map, const char *key)
 {
     ZipMap *zm = (ZipMap *)map;
     Where w;
@@ -482,7 +490,7 @@ zipm_del(NCZ_map *map, const char *key)
 /* The lister of zmap_impl.h: every entry under the archive directory of
  * prefix (P + prefix[1:] + "/"), as a child name or a full key. */
 static int
-zip_lister(NCZ_map *map, const char *prefix, int full, NCZ_keys *out)
+zip_lister_unlocked(NCZ_map *map, const char *prefix, int full, NCZ_keys *out)
 {
     ZipMap *zm = (ZipMap *)map;
     int stat = NC_NOERR;
@@ -510,6 +518,32 @@ zip_lister(NCZ_map *map, const char *prefix, int full, NCZ_keys *out)
     return stat;
 }
 
+static int zipm_sync_unlocked(NCZ_map *map);
+/* ---- the store's operations, each under the store's mutex -------------------- */
+
+#define ZIP_LOCKED(name, params, args)                             \
+    static int name params                                         \
+    {                                                              \
+        ZipMap *zm_ = (ZipMap *)map;                               \
+        int st_;                                                   \
+        pthread_mutex_lock(&zm_->lock);                            \
+        st_ = name##_unlocked args;                                \
+        pthread_mutex_unlock(&zm_->lock);                          \
+        return st_;                                                \
+    }
+ZIP_LOCKED(zipm_exists, (NCZ_map *map, const char *key), (map, key))
+ZIP_LOCKED(zipm_len, (NCZ_map *map, const char *key, uint64_t *lenp), (map, key, lenp))
+ZIP_LOCKED(zipm_read, (NCZ_map *map, const char *key, uint64_t start, uint64_t count, void *buf),
+           (map, key, start, count, buf))
+ZIP_LOCKED(zipm_read_all, (NCZ_map *map, const char *key, void **datap, size_t *lenp),
+           (map, key, datap, lenp))
+ZIP_LOCKED(zipm_write, (NCZ_map *map, const char *key, uint64_t count, const void *content),
+           (map, key, count, content))
+ZIP_LOCKED(zipm_del, (NCZ_map *map, const char *key), (map, key))
+ZIP_LOCKED(zip_lister, (NCZ_map *map, const char *prefix, int full, NCZ_keys *out),
+           (map, prefix, full, out))
+ZIP_LOCKED(zipm_sync, (NCZ_map *map), (map))
+
 static int
 zipm_list(NCZ_map *map, const char *prefix, NCZ_keys *out)
 {
@@ -535,6 +569,7 @@ free_zipmap(ZipMap *zm)
     free(zm->path);
     free(zm->prefix);
     free(zm->head.url);
+    pthread_mutex_destroy(&zm->lock);
     free(zm);
 }
 
@@ -583,7 +618,7 @@ write_archive(ZipMap *zm)
 }
 
 static int
-zipm_sync(NCZ_map *map)
+zipm_sync_unlocked(NCZ_map *map)
 {
     ZipMap *zm = (ZipMap *)map;
     int ze = 0, stat;
@@ -693,6 +728,10 @@ ncz_map_zip_open(const char *path, const char *url, int mode, int rootlayout, NC
     zm->head.ops = &zip_ops;
     zm->head.impl = NCZ_MAP_ZIP;
     zm->spillfd = -1;
+    if (pthread_mutex_init(&zm->lock, NULL) != 0) {
+        free(zm);
+        return NC_ENOMEM;
+    }
     zm->head.mode = mode;
     if (!(zm->path = strdup(path)) || !(zm->head.url = strdup(url))) {
         st = NC_ENOMEM;

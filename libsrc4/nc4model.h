@@ -23,8 +23,11 @@
  * nc4_file_free(); the storage layer frees what it hung on `fmt` first (it is
  * given each object through the NC4_storage_ops.free_* callbacks).
  *
- * Threads.  A file's tree is used by one thread at a time (upstream's rule
- * for one ncid); distinct files share nothing here.
+ * Threads.  libdispatch's handle lock (ncdispatch.h) guards a file's tree:
+ * calls that change it run alone, inquiries and data reads may run in
+ * several threads at once and must not change it (state a storage layer
+ * fills lazily on such a call has its own guard); distinct files share
+ * nothing here.
  */
 #ifndef NC4MODEL_H
 #define NC4MODEL_H
