@@ -140,7 +140,8 @@ int d2_remote_open(D2file *f);
 void d2_remote_close(D2file *f);
 /* http(s): one request URL.dods?PROJECTIONS for the variables vars (whole),
  * or for one variable with the hyperslab start/count/stride over its nd
- * dimensions when nvars is 1 and start is not NULL.  *respp gets the
+ * dimensions (those of the structure arrays above it first, as the classic
+ * view orders them) when nvars is 1 and start is not NULL.  *respp gets the
  * decoded response (free with d2_node_free), *sizep its size in bytes. */
 int d2_fetch_vars(D2file *f, const D2node *const *vars, size_t nvars, size_t nd,
                   const size_t *start, const size_t *count, const ptrdiff_t *stride,

@@ -294,6 +294,32 @@ countmember(const D2node *n, int depth)
     return compound && depth < D2_MAX_DEPTH ? countmember(compound, depth + 1) : NULL;
 }
 
+/* The node of a decoded response (root) at the path of seq, a node of
+ * f->dds, or NULL when the response has no such node of that kind. */
+static D2node *
+response_node(D2node *root, const D2node *seq)
+{
+    const D2node *path[D2_MAX_DEPTH + 2];
+    size_t depth = 0;
+    D2node *d = root;
+    for (const D2node *p = seq; p && p->kind != D2_DATASET; p = p->parent) {
+        if (depth >= D2_MAX_DEPTH + 1)
+            return NULL;
+        path[depth++] = p;
+    }
+    while (depth > 0) {
+        const D2node *want = path[--depth];
+        D2node *found = NULL;
+        for (size_t i = 0; i < d->nfields && !found; i++)
+            if (strcmp(d->fields[i]->name, want->name) == 0)
+                found = d->fields[i];
+        if (found == NULL || found->kind != want->kind)
+            return NULL;
+        d = found;
+    }
+    return d;
+}
+
 /* A positive count of a limit parameter, or 0. */
 static size_t
 count_param(const char *v)
@@ -356,28 +382,9 @@ seqcount_remote(D2file *f, D2node *seq, size_t *countp)
     }
     if ((stat = d2_fetch_vars(f, &m, 1, nd, nd ? zero : NULL, one, unit, &resp, &size)))
         return stat;
-    /* the response's sequence: the path of seq from the dataset */
-    const D2node *path[D2_MAX_DEPTH + 2];
-    size_t depth = 0;
-    for (const D2node *p = seq; p && p->kind != D2_DATASET; p = p->parent) {
-        if (depth >= D2_MAX_DEPTH + 1) {
-            d2_node_free(resp);
-            return NC_EDDS;
-        }
-        path[depth++] = p;
-    }
-    d = resp;
-    while (depth > 0) {
-        const D2node *want = path[--depth];
-        D2node *found = NULL;
-        for (size_t i = 0; i < d->nfields && !found; i++)
-            if (strcmp(d->fields[i]->name, want->name) == 0)
-                found = d->fields[i];
-        if (found == NULL || found->kind != want->kind) {
-            d2_node_free(resp);
-            return NC_EDATADDS;
-        }
-        d = found;
+    if ((d = response_node(resp, seq)) == NULL) {
+        d2_node_free(resp);
+        return NC_EDATADDS;
     }
     *countp = d->nrecords;
     if (nd == 0)
@@ -392,32 +399,15 @@ seqcount(D2file *f, D2node *seq, size_t *countp)
 {
     int stat;
     D2node *d;
-    const D2node *p;
-    D2node *path[D2_MAX_DEPTH + 2];
-    size_t depth = 0;
-
-    for (p = seq; p && p->kind != D2_DATASET; p = p->parent) {
-        if (depth >= D2_MAX_DEPTH + 1)
-            return NC_EDDS;
-        path[depth++] = (D2node *)p;
-    }
-    for (p = seq->parent; p && p->kind != D2_DATASET; p = p->parent)
+    for (const D2node *p = seq->parent; p && p->kind != D2_DATASET; p = p->parent)
         if (p->kind != D2_STRUCTURE || p->rank > 0)
             return NC_EDDS;
     if (!f->isfile)
         return seqcount_remote(f, seq, countp);
     if ((stat = d2_load_data(f)))
         return stat;
-    d = f->data;
-    while (depth > 0) {
-        D2node *want = path[--depth], *found = NULL;
-        for (size_t i = 0; i < d->nfields && !found; i++)
-            if (strcmp(d->fields[i]->name, want->name) == 0)
-                found = d->fields[i];
-        if (found == NULL || found->kind != want->kind)
-            return NC_EDATADDS;
-        d = found;
-    }
+    if ((d = response_node(f->data, seq)) == NULL)
+        return NC_EDATADDS;
     *countp = d->nrecords;
     return NC_NOERR;
 }
