@@ -3,7 +3,7 @@
 DAP4 on loopback, against curl fetching the same .dap response from the same
 server in the same run, and against DAP2 on the same data.
 
-    d4bench.py --prefix PREFIX [--mib 128] [-n 5] [--work DIR]
+    d4bench.py --prefix PREFIX [--ref PREFIX] [--mib 128] [-n 5] [--work DIR]
 
 PREFIX is an install (include/, lib/) of the library measured.  The data are
 dap2gen.py's d2big.nc (one float variable b[z][250][1000], 200 MB at --mib
@@ -13,10 +13,12 @@ on: upstream's default).  Each repetition runs, in this order:
   curl curl -o /dev/null of the .dap request A made (its URL from the log)
   A'   A again (the A/A pair shows the noise)
   D2   nc_dap2 -k full on http://.../d2big (DAP2)
+  R    with --ref: A on the reference install (another build of the
+       library), for a before/after ratio in the same run
 A first untimed round warms the server (its checksum cache) and the page
 cache.  Prints one line per run and the medians: MB/s of the variable's
-bytes (curl: of the response's), the ratios A/curl, A/A' and A/D2, and A's
-peak RSS over the variable's size.
+bytes (curl: of the response's), the ratios A/curl, A/A' and A/D2 (and
+A/R, R/curl), and the peak RSS growth of A (and R) over the variable's size.
 """
 import argparse
 import os
@@ -54,6 +56,7 @@ def run_curl(url):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--prefix", required=True)
+    ap.add_argument("--ref", help="install of another build: run R beside A")
     ap.add_argument("--mib", type=int, default=128)
     ap.add_argument("-n", type=int, default=5)
     ap.add_argument("--work", default="/tmp/d4bench")
@@ -71,6 +74,11 @@ def main():
     subprocess.run(["cc", "-O2", "-I" + os.path.join(a.prefix, "include"), "-I" + HERE,
                     os.path.join(HERE, "nc_dap2.c"), "-o", exe, "-L" + libdir, "-lnetcdf", "-lm"],
                    check=True)
+    refexe, reflib = exe + "_ref", os.path.join(a.ref, "lib") if a.ref else None
+    if a.ref:
+        subprocess.run(["cc", "-O2", "-I" + os.path.join(a.ref, "include"), "-I" + HERE,
+                        os.path.join(HERE, "nc_dap2.c"), "-o", refexe, "-L" + reflib, "-lnetcdf",
+                        "-lm"], check=True)
     portfile, log = os.path.join(a.work, "port"), os.path.join(a.work, "requests.log")
     for f in (portfile, log):
         if os.path.exists(f):
@@ -91,12 +99,18 @@ def main():
         curlurl = base + lines[-1].lstrip("/")
         run_curl(curlurl)
         run_prog(exe, libdir, d2url, nz)
-        rows = {"A": [], "curl": [], "A'": [], "D2": []}
-        rss = []
+        labels = ("A", "curl", "A'", "D2") + (("R",) if a.ref else ())
+        rows = {k: [] for k in labels}
+        rss, rssref = [], []
+        if a.ref:
+            run_prog(refexe, reflib, d4url, nz)
         for rep in range(a.n):
-            for label in ("A", "curl", "A'", "D2"):
+            for label in labels:
                 if label == "curl":
                     t, nbytes = run_curl(curlurl)
+                elif label == "R":
+                    t, nbytes, r = run_prog(refexe, reflib, d4url, nz)
+                    rssref.append(r)
                 else:
                     t, nbytes, r = run_prog(exe, libdir, d2url if label == "D2" else d4url, nz)
                     if label == "A":
@@ -106,11 +120,15 @@ def main():
                 print("rep=%d run=%s seconds=%.3f bytes=%d MBps=%.1f" % (rep, label, t, nbytes, mbps))
         med = {k: statistics.median(v) for k, v in rows.items()}
         print("\nD4 read of b (%d MB), %d reps, medians (MB/s):" % (nz * 250 * 1000 * 4 // 1000000, a.n))
-        for k in ("A", "A'", "curl", "D2"):
+        for k in labels:
             print("  %-5s %8.1f" % (k, med[k]))
         print("  A/curl = %.2f   A/A' = %.2f   A/D2 = %.2f   A peak RSS growth = %.2f x the variable"
               % (med["A"] / med["curl"], med["A"] / med["A'"], med["A"] / med["D2"],
                  statistics.median(rss) * 1024 / (nz * 250 * 1000 * 4)))
+        if a.ref:
+            print("  A/R = %.2f   R/curl = %.2f   R peak RSS growth = %.2f x the variable"
+                  % (med["A"] / med["R"], med["R"] / med["curl"],
+                     statistics.median(rssref) * 1024 / (nz * 250 * 1000 * 4)))
     finally:
         srv.terminate()
         srv.wait(10)
