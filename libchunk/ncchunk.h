@@ -372,6 +372,38 @@ int ncc_has_dirty(const ncc_var *v);
 int ncc_lru_write(ncc_var *v, const ncc_sel *s, const unsigned char *src);
 int ncc_lru_flush(ncc_var *v);
 
+/* ---- variables stored as they are, read at byte offsets (ncc_plain.c) ------------------ */
+
+/* A variable whose chunks are stored as they are in memory (no codec), in
+ * a byte source read at offsets: a dataset without filters read straight
+ * from its file.  A contiguous one is a grid of pieces (each one run of
+ * the source; the last of an axis may be shorter). */
+typedef struct ncc_plain {
+    /* Where chunk idx's bytes are (*offp: a byte offset, or any position
+     * read understands) and how many of its elements are stored there
+     * (*nelemsp, at most a chunk: the rest lies outside the variable).
+     * NC_EEMPTY: not stored (reads as fill).  Caller's thread. */
+    int (*where)(void *src, const uint64_t *idx, uint64_t *offp, size_t *nelemsp);
+    /* len bytes at position off into buf (thread-safe: pool tasks). */
+    int (*read)(void *src, uint64_t off, void *buf, size_t len);
+    void *src;
+    size_t fsize;           /* bytes of a stored element */
+    int swap;               /* stored in the other byte order (fsize 2, 4, 8) */
+    nc_type ftype, mtype;   /* stored as ftype, given to the caller as mtype
+                             * (numbers, converted in the tasks; equal: none) */
+    int classic;            /* ncc_convert's classic model rule */
+    const void *fill;       /* one element in the caller's type for chunks not
+                             * stored; NULL: the caller's elements there are
+                             * left as they are */
+    int range;              /* set when some value did not fit */
+} ncc_plain;
+
+/* Read selection s of p's variable over grid g (esize: the caller's
+ * element size) into out, a pool task per chunk.  NC_ERANGE once every
+ * value is in when some did not fit; the source's errors; NC_EINVAL for
+ * sizes that do not agree. */
+int ncc_plain_read(ncc_plain *p, const ncc_grid *g, const ncc_sel *s, unsigned char *out);
+
 /* ---- conversion ------------------------------------------------------------------------- */
 
 /* Values in the variable's type -> the memory type (n elements); NC_ERANGE

@@ -23,6 +23,12 @@ set_tests_properties(tst_h5read_data_cmp PROPERTIES LABELS "hdf5;interop" SKIP_R
 nc4_program(tst_h5read_strided)
 nc4_test(tst_h5read_strided)
 
+# Unfiltered datasets of a read-only file read straight from it (chunks never
+# written as fill, byte order, conversion) against a model; also built
+# against the reference to check the model.
+nc4_program(tst_h5read_plain REF)
+nc4_test(tst_h5read_plain)
+
 # Attribute layout on disk (h5dump -A) of files written by ours and the reference.
 nc4_program(tst_h5read_atts REF)
 add_test(NAME tst_h5read_atts

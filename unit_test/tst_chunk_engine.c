@@ -979,6 +979,212 @@ test_lru(int in_task)
     pthread_mutex_destroy(&st.lock);
 }
 
+/* ---- variables stored as they are, read at offsets (ncc_plain_read) ------------------ */
+
+#define PR 13
+#define PC 11
+
+typedef struct pimg {
+    unsigned char *bytes;
+    size_t len;
+    uint64_t off[4][4];  /* chunked: where chunk (i, j) is; UINT64_MAX: not stored */
+    int pieces;          /* contiguous: pieces of prow rows, the last shorter */
+    size_t prow;
+    int fail;            /* reads fail while set */
+    long nreads;
+} pimg;
+
+static short
+pval(size_t r, size_t c)
+{
+    return (short)((int)r * 700 - (int)c * 37 - 1000);
+}
+
+static void
+put_be16(unsigned char *b, short v)
+{
+    b[0] = (unsigned char)((unsigned short)v >> 8);
+    b[1] = (unsigned char)v;
+}
+
+static int
+p_where(void *src, const uint64_t *idx, uint64_t *offp, size_t *nelemsp)
+{
+    pimg *im = src;
+    if (im->pieces) {
+        size_t r0 = (size_t)idx[0] * im->prow;
+        *offp = (uint64_t)r0 * PC * 2;
+        *nelemsp = (PR - r0 < im->prow ? PR - r0 : im->prow) * PC;
+        return NC_NOERR;
+    }
+    if (im->off[idx[0]][idx[1]] == UINT64_MAX)
+        return NC_EEMPTY;
+    *offp = im->off[idx[0]][idx[1]];
+    *nelemsp = 12;
+    return NC_NOERR;
+}
+
+static int
+p_read(void *src, uint64_t off, void *buf, size_t len)
+{
+    pimg *im = src;
+    __atomic_add_fetch(&im->nreads, 1, __ATOMIC_RELAXED);
+    if (im->fail || off > im->len || len > im->len - off)
+        return NC_EHDFERR;
+    memcpy(buf, im->bytes + off, len);
+    return NC_NOERR;
+}
+
+static void
+test_plain(void)
+{
+    static const size_t chunk[2] = {4, 3};
+    size_t piece[2] = {5, PC};
+    const short fill = -5;
+    short out[PR * PC];
+    signed char bout[PR * PC];
+    double dout[PR * PC];
+    pimg im;
+    ncc_plain p;
+    ncc_grid g, gb, gd;
+    ncc_sel s;
+    size_t pos = 7;
+    int nbad;
+
+    /* Chunks of 4 x 3 big-endian shorts, stored at full size with junk past
+     * the extent, in a scattered order; (1, 2) and (3, 0) never written. */
+    memset(&im, 0, sizeof(im));
+    im.len = 7 + 16 * 24 + 5;
+    im.bytes = malloc(im.len);
+    for (size_t i = 0; i < im.len; i++)
+        im.bytes[i] = (unsigned char)(i * 29 + 3);
+    for (int k = 15; k >= 0; k--) {
+        size_t ci = (size_t)k % 4, cj = (size_t)k / 4;
+        if ((ci == 1 && cj == 2) || (ci == 3 && cj == 0)) {
+            im.off[ci][cj] = UINT64_MAX;
+            continue;
+        }
+        im.off[ci][cj] = pos;
+        for (size_t a = 0; a < 4; a++)
+            for (size_t b = 0; b < 3; b++)
+                if (ci * 4 + a < PR && cj * 3 + b < PC)
+                    put_be16(im.bytes + pos + (a * 3 + b) * 2, pval(ci * 4 + a, cj * 3 + b));
+        pos += 24;
+    }
+    memset(&p, 0, sizeof(p));
+    p.where = p_where;
+    p.read = p_read;
+    p.src = &im;
+    p.fsize = 2;
+    p.swap = ((const unsigned char *)&(uint16_t){1})[0] == 1; /* the host is little-endian */
+    p.ftype = p.mtype = NC_SHORT;
+    p.fill = &fill;
+    CHECK(ncc_grid_init(&g, 2, chunk, 2, SIZE_MAX) == NC_NOERR, "plain grid");
+    for (int t = 0; t < 40; t++) {
+        size_t st[2], ct[2], len[2] = {PR, PC};
+        ptrdiff_t sd[2];
+        for (int d = 0; d < 2; d++) {
+            st[d] = (size_t)rnd(d ? PC : PR);
+            sd[d] = 1 + (ptrdiff_t)rnd(4);
+            ct[d] = 1 + rnd(((d ? PC : PR) - 1 - st[d]) / (size_t)sd[d] + 1);
+        }
+        if (ncc_sel_init(&s, &g, st, ct, sd, len, NULL) != NC_NOERR) {
+            CHECK(0, "plain selection %d", t);
+            continue;
+        }
+        memset(out, 0x77, sizeof(out));
+        CHECK(ncc_plain_read(&p, &g, &s, (unsigned char *)out) == NC_NOERR, "plain read %d", t);
+        nbad = 0;
+        for (size_t i = 0; i < ct[0]; i++)
+            for (size_t j = 0; j < ct[1]; j++) {
+                size_t r = st[0] + i * (size_t)sd[0], c = st[1] + j * (size_t)sd[1];
+                int absent = (r / 4 == 1 && c / 3 == 2) || (r / 4 == 3 && c / 3 == 0);
+                nbad += out[i * ct[1] + j] != (absent ? fill : pval(r, c));
+            }
+        CHECK(nbad == 0, "plain read %d: %d values differ from the model", t, nbad);
+    }
+    /* The whole variable: chunks not stored are fill, or left alone. */
+    {
+        size_t st[2] = {0, 0}, ct[2] = {PR, PC}, len[2] = {PR, PC};
+        ncc_sel_init(&s, &g, st, ct, NULL, len, NULL);
+        p.fill = NULL;
+        memset(out, 0x77, sizeof(out));
+        CHECK(ncc_plain_read(&p, &g, &s, (unsigned char *)out) == NC_NOERR, "plain read, fill never");
+        nbad = 0;
+        for (size_t r = 0; r < PR; r++)
+            for (size_t c = 0; c < PC; c++) {
+                int absent = (r / 4 == 1 && c / 3 == 2) || (r / 4 == 3 && c / 3 == 0);
+                nbad += out[r * PC + c] != (absent ? (short)0x7777 : pval(r, c));
+            }
+        CHECK(nbad == 0, "fill never: chunks not stored left as they were (%d differ)", nbad);
+        /* Converted in the tasks: to double exact, to signed char NC_ERANGE
+         * with the values that fit exact. */
+        p.fill = &(double){-5.0};
+        p.mtype = NC_DOUBLE;
+        CHECK(ncc_grid_init(&gd, 2, chunk, 8, SIZE_MAX) == NC_NOERR, "double grid");
+        ncc_sel_regrid(&s, &gd);
+        CHECK(ncc_plain_read(&p, &gd, &s, (unsigned char *)dout) == NC_NOERR, "plain read as double");
+        nbad = 0;
+        for (size_t r = 0; r < PR; r++)
+            for (size_t c = 0; c < PC; c++) {
+                int absent = (r / 4 == 1 && c / 3 == 2) || (r / 4 == 3 && c / 3 == 0);
+                nbad += dout[r * PC + c] != (absent ? -5.0 : (double)pval(r, c));
+            }
+        CHECK(nbad == 0, "as double: %d differ", nbad);
+        p.fill = &(signed char){-5};
+        p.mtype = NC_BYTE;
+        CHECK(ncc_grid_init(&gb, 2, chunk, 1, SIZE_MAX) == NC_NOERR, "byte grid");
+        ncc_sel_regrid(&s, &gb);
+        CHECK(ncc_plain_read(&p, &gb, &s, (unsigned char *)bout) == NC_ERANGE, "plain read as byte: NC_ERANGE");
+        nbad = 0;
+        for (size_t r = 0; r < PR; r++)
+            for (size_t c = 0; c < PC; c++) {
+                int absent = (r / 4 == 1 && c / 3 == 2) || (r / 4 == 3 && c / 3 == 0);
+                short v = pval(r, c);
+                if (absent)
+                    nbad += bout[r * PC + c] != -5;
+                else if (v >= -128 && v <= 127)
+                    nbad += bout[r * PC + c] != v;
+            }
+        CHECK(nbad == 0, "as byte: %d values that fit differ", nbad);
+        /* A failing source: its error. */
+        p.mtype = NC_SHORT;
+        p.fill = &fill;
+        ncc_sel_regrid(&s, &g);
+        im.fail = 1;
+        CHECK(ncc_plain_read(&p, &g, &s, (unsigned char *)out) == NC_EHDFERR, "a failed read is the call's error");
+        im.fail = 0;
+    }
+    /* A contiguous variable in pieces of 5 rows (the last of 3), read straight
+     * into the caller's buffer where a piece is one run of it. */
+    {
+        size_t st[2] = {0, 0}, ct[2] = {PR, PC}, len[2] = {PR, PC};
+        unsigned char *img = malloc(PR * PC * 2);
+        for (size_t r = 0; r < PR; r++)
+            for (size_t c = 0; c < PC; c++)
+                put_be16(img + (r * PC + c) * 2, pval(r, c));
+        free(im.bytes);
+        im.bytes = img;
+        im.len = PR * PC * 2;
+        im.pieces = 1;
+        im.prow = 5;
+        CHECK(ncc_grid_init(&g, 2, piece, 2, SIZE_MAX) == NC_NOERR, "piece grid");
+        for (int t = 0; t < 2; t++) {
+            if (t == 1)
+                st[0] = 2, st[1] = 1, ct[0] = 11, ct[1] = 9;
+            ncc_sel_init(&s, &g, st, ct, NULL, len, NULL);
+            memset(out, 0, sizeof(out));
+            CHECK(ncc_plain_read(&p, &g, &s, (unsigned char *)out) == NC_NOERR, "pieces read %d", t);
+            nbad = 0;
+            for (size_t i = 0; i < ct[0]; i++)
+                for (size_t j = 0; j < ct[1]; j++)
+                    nbad += out[i * ct[1] + j] != pval(st[0] + i, st[1] + j);
+            CHECK(nbad == 0, "pieces read %d: %d differ", t, nbad);
+        }
+    }
+    free(im.bytes);
+}
+
 int
 main(void)
 {
@@ -1005,5 +1211,6 @@ main(void)
     test_hdf5_rules();
     test_lru(0);
     test_lru(1);
+    test_plain();
     return nct_summary("tst_chunk_engine");
 }
