@@ -965,11 +965,10 @@ read_request(req *rq, unsigned char *out)
     nthreads = ncf_pool_nthreads(pool);
     if (pool == NULL || nthreads < 2)
         return read_rows(rq, out);
-    /* Several pieces per thread, so a thread slowed by others' work does
-     * not hold up the end; none below a quarter of the threshold. */
-    piece = bytes / (4ull * (unsigned long long)nthreads);
-    if (piece < split_min / 4)
-        piece = split_min / 4;
+    /* Pieces of a quarter of the threshold (4 MiB by default), many per
+     * thread: a thread held up by other work on the machine delays the
+     * end of the call by one small piece at most. */
+    piece = split_min / 4;
     sp.per = (piece + rq->xlen - 1) / rq->xlen;
     if (sp.per == 0)
         sp.per = 1;
