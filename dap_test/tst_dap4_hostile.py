@@ -67,6 +67,11 @@ def main():
     # the data response cut anywhere inside the data: an error, never a crash
     for cut in (3, n0 + 4, n0 + 7, n0 + 9, n0 + 40, len(full) - 1):
         expect_error("cut%d" % cut, fdmr, full[:cut], "DAP")
+    # no .dmr: the DMR comes from the head of the .dap, and the open reads
+    # its chunks to the last one, so a cut in the data fails the header too
+    for cut in (n0 + 7, len(full) - 1):
+        rc, out, err = ncdump(write("cutnodmr%d" % cut, None, full[:cut]), "-h")
+        nctst.check(rc == 1 and "DAP" in err, "cutnodmr%d -h: exit %d %s" % (cut, rc, err[-300:]))
     # a chunk claiming more bytes than there are; no last chunk
     bad = bytearray(full)
     bad[n0 + 4:n0 + 8] = struct.pack(">I", (1 << 24) | 0xffffff)

@@ -544,7 +544,6 @@ static void
 dmr_done(D4resp *r)
 {
     const int one = 1;
-    r->have_dmr = 1;
     if (r->take == NULL)
         return; /* the caller wants the text */
     int hascrc = 0;
@@ -645,7 +644,8 @@ chunk_bytes(D4resp *r, const unsigned char *p, size_t m)
         r->text[r->ntext] = '\0';
         return;
     }
-    data_bytes(r, p, m);
+    if (r->take)
+        data_bytes(r, p, m);
 }
 
 static void
@@ -669,8 +669,6 @@ d4_resp_feed(void *arg, const void *bytes, size_t n)
     D4resp *r = arg;
     const unsigned char *p = bytes;
     while (n > 0 && !r->ended && !r->error && !r->nomem) {
-        if (r->take == NULL && r->have_dmr)
-            break; /* the DMR was all the caller wanted */
         if (!r->inchunk) {
             while (n > 0 && r->nhdr < 4) {
                 r->hdr[r->nhdr++] = *p++;
@@ -731,10 +729,10 @@ d4_resp_finish(D4resp *r, int tstat, char **dmrp, size_t *dmrlenp)
             stat = NC_ENOMEM;
         else if (r->error)
             stat = NC_EDAPSVC;
-        else if (r->take == NULL)
-            stat = r->have_dmr ? NC_NOERR : NC_EDAP;
         else if (!r->ended)
             stat = NC_EDAP; /* truncated: no last chunk */
+        else if (r->take == NULL)
+            stat = NC_NOERR; /* the chunks were checked; the DMR is wanted */
         else if (r->stat)
             stat = r->stat;
         else if (r->gather)

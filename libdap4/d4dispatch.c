@@ -183,7 +183,7 @@ fetch_data(D4file *d, const char *ce, D4resp *r)
             return NC_ENOTFOUND;
         if ((blk = malloc(D4_FILE_BLOCK)) == NULL)
             stat = NC_ENOMEM;
-        while (stat == NC_NOERR && !(r->take == NULL && r->have_dmr)) {
+        while (stat == NC_NOERR) {
             size_t got = fread(blk, 1, D4_FILE_BLOCK, fp);
             if (got > 0)
                 stat = d4_resp_feed(r, blk, got);

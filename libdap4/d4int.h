@@ -94,7 +94,8 @@ typedef struct D4resp {
     /* set by d4_resp_init */
     D4file *d;
     size_t nvals;        /* values per variable (the response holds one slice); 0: whole shapes */
-    d4_take_fn take;     /* gets each variable's values, owns them after; NULL: the DMR only */
+    d4_take_fn take;     /* gets each variable's values, owns them after; NULL: the DMR
+                          * only (the chunks still checked to the last) */
     void *arg;
     D4var *destvar;      /* its values go to dest (nvals of them, the caller's buffer) */
     void *dest;
@@ -107,7 +108,6 @@ typedef struct D4resp {
     unsigned long chunk; /* index of the current chunk; 0 is the DMR's */
     int ended;           /* the last chunk is complete: anything after it is ignored */
     int error;           /* a complete error chunk: its text in text */
-    int have_dmr;
     unsigned char *text; /* the DMR, or an error chunk's text */
     size_t ntext, captext;
     int little;          /* the first chunk's byte order flag */
