@@ -2,11 +2,14 @@
  *
  * The messages are upstream's, byte for byte: ncdump and users' scripts
  * print and grep them.  Positive codes are errno values and get the C
- * library's text; codes this library does not know get "Unknown Error".
+ * library's text; codes of a layer's own engine (PnetCDF's) get that
+ * engine's text, as upstream's parallel builds give it; codes nobody knows
+ * get "Unknown Error".
  */
 #include "config.h"
 #include <string.h>
 #include "netcdf.h"
+#include "ncinfer.h"
 
 const char *
 nc_strerror(int ncerr)
@@ -113,6 +116,9 @@ nc_strerror(int ncerr)
     case NC_ENOTZARR: return "Malformed (NC)Zarr file";
     /* Upstream's table has no text for this code; this is the header's description. */
     case NC_EZARRMETA: return "NetCDF: Invalid (NC)Zarr file consolidated metadata";
-    default: return "Unknown Error";
+    default: {
+        const char *msg = NC_format_strerror(ncerr);
+        return msg != NULL ? msg : "Unknown Error";
+    }
     }
 }

@@ -234,6 +234,18 @@ NC_format_check_default(int format)
     return NC_EINVAL;
 }
 
+const char *
+NC_format_strerror(int code)
+{
+    for (size_t i = 0; i < NC_nformats; i++) {
+        const NC_FormatImpl *impl = NC_formats[i].impl;
+        const char *msg = impl != NULL && impl->strerror != NULL ? impl->strerror(code) : NULL;
+        if (msg != NULL)
+            return msg;
+    }
+    return NULL;
+}
+
 int
 NC_format_parallel(void)
 {

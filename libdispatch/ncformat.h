@@ -36,6 +36,9 @@ typedef struct NC_FormatImpl {
      * headlen bytes last read from the file.  1 yes, 0 no; never fails. */
     int (*sniff)(const char *path, int isdir, const unsigned char *head, size_t headlen);
     int flags;                            /* NC_IMPL_* */
+    /* The text of a status code of the layer's own engine that nc_strerror
+     * does not know (PnetCDF's codes); NULL when it is not one.  Optional. */
+    const char *(*strerror)(int code);
 } NC_FormatImpl;
 
 /* The entries of the layers (each defined only in builds that have it). */

@@ -77,6 +77,10 @@ int NC_format_check_default(int format);
 /* Does any built layer serve parallel (NC_MPIIO) opens? */
 int NC_format_parallel(void);
 
+/* The text a built layer gives for a status code nc_strerror does not know;
+ * NULL when none does. */
+const char *NC_format_strerror(int code);
+
 /* nc_create_par / nc_open_par (dpar.c): create and open as nc_create and
  * nc_open do, served by the row's parallel model (NC_ENOTBUILT when this
  * build has none), the mode with NC_MPIIO and mpi (ncpar.h's NC_MPI_INFO)

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <netcdf.h>
 #include <netcdf_par.h>
+#include <pnetcdf.h>
 #include "nctst.h"
 
 #define NXR 6   /* x points per rank */
@@ -330,6 +331,22 @@ run(const nct_format *fmt, int collective)
         remove(path);
 }
 
+/* PnetCDF's own codes get PnetCDF's text from nc_strerror, as upstream's
+ * parallel builds give it; the library's own codes keep theirs. */
+static void
+check_strerror(void)
+{
+    static const int codes[] = {NC_ESMALL, NC_ENOTINDEP, NC_EINDEP, NC_ESTRICTCDF2, NC_EMULTIDEFINE};
+    for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
+        const char *ours = nc_strerror(codes[i]), *theirs = ncmpi_strerror(codes[i]);
+        CHECK(theirs != NULL && strcmp(ours, theirs) == 0, "nc_strerror(%d) is \"%s\", PnetCDF says \"%s\"",
+              codes[i], ours, theirs ? theirs : "(null)");
+    }
+    CHECK(strcmp(nc_strerror(NC_EINVAL), "NetCDF: Invalid argument") == 0, "nc_strerror(NC_EINVAL) changed");
+    CHECK(strcmp(nc_strerror(-1000), "Unknown Error") == 0 || strcmp(nc_strerror(-1000), ncmpi_strerror(-1000)) == 0,
+          "nc_strerror(-1000) is \"%s\"", nc_strerror(-1000));
+}
+
 int
 main(int argc, char **argv)
 {
@@ -337,6 +354,7 @@ main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+    check_strerror();
     for (int f = 0; f < 3; f++)
         for (int coll = 0; coll < 2; coll++)
             run(&nct_formats[f], coll);
