@@ -41,8 +41,6 @@
 #include "ncfilter.h"
 #include "ncchunk.h"
 
-#define MAX_FILTERS 32               /* H5Z_MAX_NFILTERS */
-#define MAX_PARAMS 64                /* more cd_values: HDF5's path */
 /* A request that wants less than 1/SPARSE of the elements of the chunks
  * it touches (a row of a tall chunk, one value) is sparse: a read keeps
  * the chunks it decodes in the cache (keep_sparse), a write goes to HDF5
@@ -134,8 +132,8 @@ static int
 hdf5_has_filters(hid_t dcpl, int nf)
 {
     for (int i = 0; i < nf; i++) {
-        unsigned flags, cdv[MAX_PARAMS];
-        size_t ncd = MAX_PARAMS;
+        unsigned flags, cdv[NC4H5_MAX_PARAMS];
+        size_t ncd = NC4H5_MAX_PARAMS;
         H5Z_filter_t id = H5Pget_filter2(dcpl, (unsigned)i, &flags, &ncd, cdv, 0, NULL, NULL);
         if (id < 0 || H5Zfilter_avail(id) <= 0)
             return NC_ENOFILTER;
@@ -207,6 +205,29 @@ pread_check(vcache *vc)
         atomic_store(&vc->pfd, -1);
 }
 
+int
+nc4h5_dcpl_chain(hid_t dcpl, int nd, hsize_t *cd, nc4h5_chain_spec *cs)
+{
+    int nf;
+    cs->nf = 0;
+    if (nd < 1 || nd > H5S_MAX_RANK || H5Pget_layout(dcpl) != H5D_CHUNKED ||
+        (nf = H5Pget_nfilters(dcpl)) <= 0 || nf > NC4H5_MAX_FILTERS || H5Pget_chunk(dcpl, nd, cd) != nd)
+        return 0;
+    for (int i = 0; i < nf; i++) {
+        size_t ncd = NC4H5_MAX_PARAMS;
+        unsigned flags = 0;
+        H5Z_filter_t id = H5Pget_filter2(dcpl, (unsigned)i, &flags, &ncd, cs->params[i], 0, NULL, NULL);
+        if (id < 0 || ncd > NC4H5_MAX_PARAMS)
+            return 0;
+        cs->specs[i].id = (unsigned)id;
+        cs->specs[i].flags = flags & H5Z_FLAG_OPTIONAL ? NCF_FLAG_OPTIONAL : 0;
+        cs->specs[i].nparams = ncd;
+        cs->specs[i].params = cs->params[i];
+    }
+    cs->nf = (size_t)nf;
+    return 1;
+}
+
 /* What the pipeline needs of dataset did (memory type mtid, the file type
  * when the pipeline may take it) into vc; vc->usable stays 0 when its
  * requests are HDF5's.  Locked. */
@@ -214,8 +235,7 @@ static int
 vc_setup(vcache *vc, hid_t did, hid_t mtid)
 {
     hid_t dcpl = -1, ftid = -1;
-    ncf_filter_spec specs[MAX_FILTERS];
-    unsigned params[MAX_FILTERS][MAX_PARAMS];
+    nc4h5_chain_spec cs;
     H5D_fill_time_t ft = H5D_FILL_TIME_IFSET;
     const char *env = getenv(NC4H5_PIPELINE_ENV);
     int nf, nd = vc->nd, stat = NC_NOERR;
@@ -224,22 +244,12 @@ vc_setup(vcache *vc, hid_t did, hid_t mtid)
         return NC_NOERR;
     if ((dcpl = H5Dget_create_plist(did)) < 0)
         return NC_NOERR;
-    if (H5Pget_layout(dcpl) != H5D_CHUNKED || (nf = H5Pget_nfilters(dcpl)) <= 0 ||
-        nf > MAX_FILTERS || H5Pget_chunk(dcpl, nd, vc->cd) != nd)
+    if (!nc4h5_dcpl_chain(dcpl, nd, vc->cd, &cs))
         goto done;
-    for (int i = 0; i < nf; i++) {
-        size_t ncd = MAX_PARAMS;
-        unsigned flags = 0;
-        H5Z_filter_t id = H5Pget_filter2(dcpl, (unsigned)i, &flags, &ncd, params[i], 0, NULL, NULL);
-        if (id < 0 || ncd > MAX_PARAMS)
-            goto done;
-        specs[i].id = (unsigned)id;
-        specs[i].flags = flags & H5Z_FLAG_OPTIONAL ? NCF_FLAG_OPTIONAL : 0;
-        specs[i].nparams = ncd;
-        specs[i].params = params[i];
-        /* HDF5's path (taken for some requests) needs the filter too. */
-        (void)nc4h5_filter_register((unsigned)id);
-    }
+    nf = (int)cs.nf;
+    /* HDF5's path (taken for some requests) needs the filters too. */
+    for (int i = 0; i < nf; i++)
+        (void)nc4h5_filter_register(cs.specs[i].id);
     /* The pipeline moves bytes as stored: the memory type must be the
      * file type (no byte swapping or compound repacking here). */
     if ((ftid = H5Dget_type(did)) < 0 || H5Tequal(ftid, mtid) <= 0)
@@ -252,7 +262,7 @@ vc_setup(vcache *vc, hid_t did, hid_t mtid)
             goto done;
         vc->celems *= (size_t)vc->cd[d];
     }
-    if ((stat = ncf_chain_create((size_t)nf, specs, vc->size, &vc->chain))) {
+    if ((stat = ncf_chain_create(cs.nf, cs.specs, vc->size, &vc->chain))) {
         /* Not runnable here: HDF5's pipeline, unless HDF5 cannot run it
          * either, which a read reports instead of returning raw bytes. */
         if (stat == NC_ENOFILTER && hdf5_has_filters(dcpl, nf) == NC_ENOFILTER)

@@ -34,9 +34,24 @@
 #define HDF5CHUNK_H
 
 #include "hdf5int.h"
+#include "ncfilter.h"
 
 /* The environment switch: "0" sends every request to HDF5's own pipeline. */
 #define NC4H5_PIPELINE_ENV "NETCDF_FILTER_PIPELINE"
+
+/* A chunked dataset's stored filter chain, in the form libfilter takes it. */
+#define NC4H5_MAX_FILTERS 32   /* H5Z_MAX_NFILTERS */
+#define NC4H5_MAX_PARAMS 64    /* more cd_values: HDF5's own pipeline */
+typedef struct nc4h5_chain_spec {
+    size_t nf;
+    ncf_filter_spec specs[NC4H5_MAX_FILTERS];
+    unsigned params[NC4H5_MAX_FILTERS][NC4H5_MAX_PARAMS];
+} nc4h5_chain_spec;
+
+/* The chunk shape (nd values into cd) and filter chain of the dataset whose
+ * creation property list is dcpl.  1 when it is chunked with at least one
+ * filter and everything fits in cs, else 0 (HDF5's pipeline then). */
+int nc4h5_dcpl_chain(hid_t dcpl, int nd, hsize_t *cd, nc4h5_chain_spec *cs);
 
 /* Read the selection (start/count/stride, nd dims) into out (count box,
  * C order).  A chunk never written reads as the dataset's fill value (left

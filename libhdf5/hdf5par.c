@@ -41,6 +41,7 @@
 #include "ncx.h"
 #include "ncfilter.h"
 #include "ncchunk.h"
+#include "hdf5chunk.h"
 
 /* What a parallel file keeps (NC4H5_file's par). */
 typedef struct nc4h5_par_mode {
@@ -294,8 +295,6 @@ par_mem_type(par_access_t *a, hid_t *tidp)
 static int par_fill(par_access_t *a, void *fill);
 
 #define PAR_DIRECT_MAX_CHUNK ((size_t)1 << 30)
-#define PAR_MAX_FILTERS 32
-#define PAR_MAX_PARAMS 64
 
 typedef struct {
     par_access_t *a;
@@ -404,31 +403,18 @@ direct_task(void *arg, size_t k)
 static int
 direct_usable(par_access_t *a, hid_t mtid, par_direct_t *c)
 {
-    const char *env = getenv("NETCDF_FILTER_PIPELINE");
-    ncf_filter_spec specs[PAR_MAX_FILTERS];
-    unsigned params[PAR_MAX_FILTERS][PAR_MAX_PARAMS];
+    const char *env = getenv(NC4H5_PIPELINE_ENV);
+    nc4h5_chain_spec cs;
     hid_t dcpl = -1, ftid = -1;
-    int nf, ok = 0;
+    int ok = 0;
 
     if ((env != NULL && strcmp(env, "0") == 0) || !a->collective || a->nd < 1 ||
         a->var->nfilters == 0 || c->size == 0)
         return 0;
     if ((dcpl = H5Dget_create_plist(a->hv->did)) < 0)
         return 0;
-    if (H5Pget_layout(dcpl) != H5D_CHUNKED || (nf = H5Pget_nfilters(dcpl)) <= 0 ||
-        nf > PAR_MAX_FILTERS || H5Pget_chunk(dcpl, a->nd, c->cd) != a->nd)
+    if (!nc4h5_dcpl_chain(dcpl, a->nd, c->cd, &cs))
         goto done;
-    for (int i = 0; i < nf; i++) {
-        size_t ncd = PAR_MAX_PARAMS;
-        unsigned flags = 0;
-        H5Z_filter_t id = H5Pget_filter2(dcpl, (unsigned)i, &flags, &ncd, params[i], 0, NULL, NULL);
-        if (id < 0 || ncd > PAR_MAX_PARAMS)
-            goto done;
-        specs[i].id = (unsigned)id;
-        specs[i].flags = flags & H5Z_FLAG_OPTIONAL ? NCF_FLAG_OPTIONAL : 0;
-        specs[i].nparams = ncd;
-        specs[i].params = params[i];
-    }
     /* Bytes as stored: no conversion left for HDF5 to make. */
     if ((ftid = H5Dget_type(a->hv->did)) < 0 || H5Tequal(ftid, mtid) <= 0)
         goto done;
@@ -448,7 +434,7 @@ direct_usable(par_access_t *a, hid_t mtid, par_direct_t *c)
                 goto done;
         }
     }
-    if (ncf_chain_create((size_t)nf, specs, c->size, &c->chain) != NC_NOERR)
+    if (ncf_chain_create(cs.nf, cs.specs, c->size, &c->chain) != NC_NOERR)
         goto done;
     ok = 1;
 done:
