@@ -396,6 +396,22 @@ h5_locate(void *fmt, const uint64_t *idx, ncc_raw *r)
     return h5_key(fmt, idx, &r->key);
 }
 
+/* A buffer of nb bytes for r's raw chunk: malloc'ed when r keeps it
+ * (owned), else this thread's scratch; NULL with r->status NC_ENOMEM. */
+static void *
+raw_buffer(ncc_raw *r, int owned, size_t nb)
+{
+    void *buf = owned ? malloc(nb) : ncc_scratch(NCC_SCRATCH_RAW, nb);
+    if (buf == NULL) {
+        r->status = NC_ENOMEM;
+        return NULL;
+    }
+    r->data = buf;
+    r->owned = owned;
+    r->len = nb;
+    return buf;
+}
+
 /* The stored bytes of chunk r->key (its origin) into a malloc'ed buffer
  * (owned) or this thread's raw scratch, with their filter mask; r->status
  * NC_EEMPTY when never written.  Locked. */
@@ -415,14 +431,8 @@ raw_fetch(vcache *vc, ncc_raw *r, int owned)
         r->status = NC_EEMPTY;
         return;
     }
-    buf = owned ? malloc((size_t)nb) : ncc_scratch(NCC_SCRATCH_RAW, (size_t)nb);
-    if (buf == NULL) {
-        r->status = NC_ENOMEM;
+    if ((buf = raw_buffer(r, owned, (size_t)nb)) == NULL)
         return;
-    }
-    r->data = buf;
-    r->owned = owned;
-    r->len = (size_t)nb;
     if (H5Dread_chunk(did, H5P_DEFAULT, off, &mask, buf) < 0) {
         r->status = NC_EHDFERR;
         return;
@@ -539,14 +549,8 @@ raw_pread(vcache *vc, int fd, ncc_raw *r, int owned)
         r->status = NC_EEMPTY;
         return;
     }
-    buf = owned ? malloc((size_t)nb) : ncc_scratch(NCC_SCRATCH_RAW, (size_t)nb);
-    if (buf == NULL) {
-        r->status = NC_ENOMEM;
+    if ((buf = raw_buffer(r, owned, (size_t)nb)) == NULL)
         return;
-    }
-    r->data = buf;
-    r->owned = owned;
-    r->len = (size_t)nb;
     r->mask = mask;
     r->status = pread_all(fd, buf, (size_t)nb, addr);
     atomic_fetch_add_explicit(&n_pread, 1, memory_order_relaxed);
