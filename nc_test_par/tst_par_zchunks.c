@@ -24,18 +24,7 @@
 #include "netcdf.h"
 #include "netcdf_par.h"
 
-#define FAIL(...)                                                                        \
-    do {                                                                                 \
-        fprintf(stderr, "rank %d, line %d: ", rank, __LINE__);                           \
-        fprintf(stderr, __VA_ARGS__);                                                    \
-        fprintf(stderr, "\n");                                                           \
-        MPI_Abort(MPI_COMM_WORLD, 1);                                                    \
-    } while (0)
-#define ERR(e)                                                                           \
-    do {                                                                                 \
-        int _s = (e);                                                                    \
-        if (_s) FAIL("%s: %s", #e, nc_strerror(_s));                                     \
-    } while (0)
+#include "partest.h"
 
 static int rank, nranks;
 
