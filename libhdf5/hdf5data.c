@@ -625,7 +625,9 @@ get_vars(int ncid, int varid, const size_t *startp, const size_t *countp,
     int stat;
 
 #if NC_ENABLE_PARALLEL4
-    if (nc4h5_par_file(ncid))   /* parallel HDF5 (hdf5par.c) */
+    /* parallel HDF5 (hdf5par.c); variable-length values are read below, as
+     * in a serial file, each rank independently */
+    if (nc4h5_par_file(ncid) && !nc4h5_par_vlen(ncid, varid))
         return nc4h5_par_get_vars(ncid, varid, startp, countp, stridep, value, memtype);
 #endif
     nc4h5_lock();

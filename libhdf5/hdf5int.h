@@ -290,10 +290,15 @@ int nc4h5_fapl_settings(hid_t fapl);
  * nothing happens) set fapl to HDF5's MPI-IO driver on a duplicate of the
  * communicator, collective metadata; *parp is the file's state (hf->par),
  * released by nc4h5_par_end even after an error.  nc4h5_par_file: ncid is
- * such a file (its data calls go to nc4h5_par_get_vars / _put_vars). */
+ * such a file (its data calls go to nc4h5_par_get_vars / _put_vars).
+ * nc4h5_par_vlen: variable varid of such a file holds variable-length
+ * values (strings, vlens, types containing them), which HDF5 cannot move
+ * collectively: reads of them take the serial path (independent), writes
+ * are NC_EINVAL. */
 int nc4h5_par_begin(void **parp, int mode, void *parameters, hid_t fapl);
 void nc4h5_par_end(void **parp);
 int nc4h5_par_file(int ncid);
+int nc4h5_par_vlen(int ncid, int varid);
 int nc4h5_par_get_vars(int ncid, int varid, const size_t *start, const size_t *count,
                        const ptrdiff_t *stride, void *value, nc_type memtype);
 int nc4h5_par_put_vars(int ncid, int varid, const size_t *start, const size_t *count,

@@ -25,7 +25,8 @@
  *     mode other than NC_INDEPENDENT / NC_COLLECTIVE NC_EINVAL;
  *   - no parallel open of memory or diskless files (NC_EINVAL).
  * Not supported in parallel (HDF5 cannot write them so): variable-length
- * data (strings, vlens) are NC_EINVAL on write.
+ * data (strings, vlens) are NC_EINVAL on write; they are read as in a
+ * serial file (hdf5data.c), each rank independently.
  */
 #include "config.h"
 
@@ -150,6 +151,16 @@ int
 nc4h5_par_file(int ncid)
 {
     return par_file(ncid, NULL) != NULL;
+}
+
+int
+nc4h5_par_vlen(int ncid, int varid)
+{
+    NC4_file *f;
+    NC4_var *var;
+    if (par_file(ncid, &f) == NULL || nc4_find_var(ncid, varid, NULL, NULL, &var) != NC_NOERR)
+        return 0;
+    return var->xtype == NC_STRING || nc4_type_has_pointers(f, var->xtype);
 }
 
 int
