@@ -401,8 +401,8 @@ decode_jobs(ncc_var *v, const ncc_sel *s, unsigned char *out, rd_job *jobs, size
     c.s = s;
     c.out = out;
     c.jobs = jobs;
-    c.inner = n == 1 ? ncf_pool_default() : NULL;
-    ncf_pool_run(ncf_pool_default(), n, rd_task, &c);
+    c.inner = n == 1 && !v->read_serial ? ncf_pool_default() : NULL;
+    ncf_pool_run(v->read_serial ? NULL : ncf_pool_default(), n, rd_task, &c);
 }
 
 /* A wave of a read: the jobs it decodes, and a thread that decodes them

@@ -98,6 +98,7 @@ ncc_plain_read(ncc_plain *p, const ncc_grid *g, const ncc_sel *s, unsigned char 
         return stat;
     v.fill_never = fill == NULL;
     v.fetch_in_task = 1;
+    v.read_serial = p->serial;
     stat = ncc_read(&v, s, out);
     ncc_var_fini(&v);
     if (stat == NC_NOERR && __atomic_load_n(&p->range, __ATOMIC_RELAXED))

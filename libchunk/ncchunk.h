@@ -302,6 +302,9 @@ typedef struct ncc_var {
     int keepall;             /* store every chunk, fill or not (NOFILL) */
     int stored_raw;          /* chunks are stored as they are in memory (no codec) */
     int fetch_in_task;       /* fetch_one from tasks (else fetch_many) */
+    int read_serial;         /* a read's tasks run on the caller's thread (the
+                              * format's reads take one lock each: the pool
+                              * would only add hand-offs) */
     int store_in_task;       /* store_one from tasks (else store_many) */
     int runs_in_task;        /* write_runs from tasks, several chunks at once
                               * (else one after another on the caller's thread) */
@@ -396,10 +399,12 @@ typedef struct ncc_plain {
                              * stored; NULL: the caller's elements there are
                              * left as they are */
     int range;              /* set when some value did not fit */
+    int serial;             /* read takes a lock of the format's: one thread */
 } ncc_plain;
 
 /* Read selection s of p's variable over grid g (esize: the caller's
- * element size) into out, a pool task per chunk.  NC_ERANGE once every
+ * element size) into out, a pool task per chunk (all on the caller's
+ * thread when p->serial).  NC_ERANGE once every
  * value is in when some did not fit; the source's errors; NC_EINVAL for
  * sizes that do not agree. */
 int ncc_plain_read(ncc_plain *p, const ncc_grid *g, const ncc_sel *s, unsigned char *out);

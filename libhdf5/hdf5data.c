@@ -340,9 +340,10 @@ done:
  * then pool tasks read each chunk straight into the caller's buffer when
  * it is one run of it (else into scratch, then gather), swapping and
  * converting there.  A chunk never written reads as the fill value, as
- * HDF5 returns it.  A chunked dataset's chunks are read raw
- * (H5Dread_chunk, each task taking the HDF5 lock for it; HDF5's chunk
- * cache is skipped, and chunks the stride steps over are never read).  A
+ * HDF5 returns it.  A chunked dataset's chunks are read raw on the
+ * calling thread (H5Dread_chunk under the HDF5 lock, so tasks would only
+ * take turns; HDF5's chunk cache is skipped, and chunks the stride steps
+ * over are never read).  A
  * contiguous dataset is cut into pieces of about PLAIN_PIECE bytes, each
  * one run of the file, read without the lock with the file's checking
  * reader (pread on HDF5's own descriptor, or the memory image): only a
@@ -571,6 +572,9 @@ plain_read(const access_t *a, hid_t ftid, int chunked, const hsize_t *fdims, voi
         p.where = chunk_where;
         p.read = chunk_pread;
         p.ftype = p.mtype = var->xtype;
+        /* Each raw read holds the HDF5 lock: tasks on the pool would take
+         * turns at it, paying the hand-offs. */
+        p.serial = 1;
     } else {
         int ok = layout == H5D_CONTIGUOUS && H5Pget_nfilters(dcpl) == 0 && H5Pget_external_count(dcpl) == 0;
         H5Pclose(dcpl);
