@@ -27,7 +27,6 @@ sys.path.insert(0, os.path.join(HERE, "..", "nc_test"))
 sys.path.insert(0, HERE)
 import nctst  # noqa: E402
 
-PY = "/usr/bin/python3"
 NC_EDAP, NC_EDAPSVC, NC_EDATADAP = -66, -70, -73
 SHAPE = (17, 1024, 1024)
 N = 100003
@@ -49,10 +48,7 @@ def make(path):
 
 def main():
     exe, work = sys.argv[1:3]
-    if os.path.realpath(sys.executable) != os.path.realpath(PY):
-        if not os.path.exists(PY):
-            nctst.skip("no /usr/bin/python3")
-        os.execv(PY, [PY] + sys.argv)
+    nctst.system_python()
     try:
         import netCDF4  # noqa: F401
         import numpy  # noqa: F401

@@ -169,10 +169,7 @@ def main():
         child_reads(sys.argv[2])
         return
     ncdump, libdir, data, work = sys.argv[1:5]
-    if os.path.realpath(sys.executable) != os.path.realpath(PY):
-        if not os.path.exists(PY):
-            nctst.skip("no /usr/bin/python3")
-        os.execv(PY, [PY] + sys.argv)
+    nctst.system_python()
     try:
         import netCDF4  # noqa: F401
     except ImportError:

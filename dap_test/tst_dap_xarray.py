@@ -117,10 +117,7 @@ def main():
         child(list(zip(a[0::2], a[1::2])))
         return
     libdir, dap2, dap4, work = sys.argv[1:5]
-    if os.path.realpath(sys.executable) != os.path.realpath(PY):
-        if not os.path.exists(PY):
-            nctst.skip("no /usr/bin/python3")
-        os.execv(PY, [PY] + sys.argv)
+    nctst.system_python()
     try:
         import netCDF4  # noqa: F401
         import xarray  # noqa: F401

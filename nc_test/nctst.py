@@ -4,6 +4,9 @@
   finish(name) prints "name: N passed, M failed" and exits 1 on any failure.
 - skip(why) exits 77, which CTest reports as skipped (SKIP_RETURN_CODE 77):
   never a pass.
+- system_python() runs the script again under Debian's /usr/bin/python3
+  (where python3-netcdf4, numpy and xarray are) unless it already runs
+  there; a skip when there is none.
 - load_lib(path) loads libnetcdf with ctypes; a library built with
   sanitizers cannot be loaded into an uninstrumented python (their runtime
   must come first), so that is a skip.
@@ -48,6 +51,16 @@ def finish(name):
 def skip(why):
     print("%s: skipped" % why)
     sys.exit(SKIP)
+
+
+SYSTEM_PY = "/usr/bin/python3"
+
+
+def system_python():
+    if os.path.realpath(sys.executable) != os.path.realpath(SYSTEM_PY):
+        if not os.path.exists(SYSTEM_PY):
+            skip("no /usr/bin/python3")
+        os.execv(SYSTEM_PY, [SYSTEM_PY] + sys.argv)
 
 
 def load_lib(path):
