@@ -7,15 +7,24 @@
  * nc_enddef must move all data, with no room for it; record writes are
  * nc_test/tst_write_fail).
  *
- *   tst_full_disk classic|nc4|zarr|zip [enospc]
+ *   tst_full_disk classic|nc4|zarr|zip [enospc|keep]
+ *
+ * The writing runs in a child process, which must exit normally (the
+ * libraries' shutdown at exit included); the parent then opens the file as
+ * the disk holds it.  The child lifts the limit before it exits, as a disk
+ * that got room again.  "keep": the limit stays to the end (netCDF-4: the
+ * file HDF5 left need not open, see below; the child must still exit
+ * normally after reporting the error).
  *
  * "enospc": instead of the size limit, the disk fills up after the first
  * sync (CRASH_DISK_FULL for the LD_PRELOAD shim crash_shim, which then
  * refuses with ENOSPC every write that would make a file longer).  HDF5
- * needs this: at a failed flush it has already written a superblock whose
- * end of allocation lies past the data it could not write, and it makes
- * the file that long with ftruncate, which a full disk allows (a hole) and
- * a size limit does not, leaving a file HDF5 will not open.
+ * needs the limit lifted before exit, or this: at a failed flush it has
+ * already written a superblock whose end of allocation lies past the data
+ * it could not write, and it makes the file that long with ftruncate,
+ * which a full disk allows (a hole) and a size limit does not, leaving a
+ * file HDF5 will not open until a later flush (the library's at exit)
+ * succeeds.
  *
  * With FULL_DISK_NOLIMIT set no limit is set: run it in a small file
  * system (a 400 KiB tmpfs) to get a real ENOSPC. */
@@ -26,6 +35,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <netcdf.h>
 
@@ -51,39 +61,108 @@ size_of(const char *path)
     return stat(path, &sb) == 0 ? (long long)sb.st_size : -1;
 }
 
+/* rm -rf file (a name made here: no quoting needed) */
+static int
+remove_store(const char *file)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", file);
+    return system(cmd) != 0;
+}
+
+static int write_part(const char *fmt, const char *path, const char *file, int classic,
+                      int enospc, int keep);
+
 int
 main(int argc, char **argv)
 {
     const char *fmt = argc > 1 ? argv[1] : "";
     int enospc = argc > 2 && !strcmp(argv[2], "enospc");
+    int keep = argc > 2 && !strcmp(argv[2], "keep");
+    /* each mode its own file: the tests run in parallel */
+    const char *mode = enospc ? "_enospc" : keep ? "_keep" : "";
     char path[320], file[64];
-    int ncid, dt, dx, v, i, r, st, first_err = NC_NOERR, *buf;
-    int d2[2];
-    size_t start[2] = {0, 0}, count[2] = {1, NX}, ch[2] = {1, NX}, len = 0;
-    struct rlimit saved, rl;
-    long long limit;
+    int ncid, dt, v, i, r, st, *buf, wst;
+    size_t start[2] = {0, 0}, count[2] = {1, NX}, len = 0;
+    pid_t pid;
 
     int classic = !strcmp(fmt, "classic");
     if (classic || !strcmp(fmt, "nc4")) {
-        snprintf(file, sizeof file, "tst_full_disk.nc");
+        snprintf(file, sizeof file, "tst_full_disk_%s%s.nc", fmt, mode);
         snprintf(path, sizeof path, "%s", file);
     } else if (!strcmp(fmt, "zarr")) {
-        snprintf(file, sizeof file, "tst_full_disk.zarr");
+        snprintf(file, sizeof file, "tst_full_disk_%s%s.zarr", fmt, mode);
         snprintf(path, sizeof path, "file://%s#mode=nczarr,file", file);
     } else if (!strcmp(fmt, "zip")) {
-        snprintf(file, sizeof file, "tst_full_disk.zip");
+        snprintf(file, sizeof file, "tst_full_disk_%s%s.zip", fmt, mode);
         snprintf(path, sizeof path, "file://%s#mode=nczarr,zip", file);
     } else {
         fprintf(stderr, "usage: tst_full_disk nc4|zarr|zip\n");
         return 2;
     }
+    if (remove_store(file))
+        return 1;
+    fflush(stdout);
+    if ((pid = fork()) < 0)
+        return 1;
+    if (pid == 0)
+        exit(write_part(fmt, path, file, classic, enospc, keep));
+    if (waitpid(pid, &wst, 0) != pid)
+        return 1;
+    if (WIFEXITED(wst) && WEXITSTATUS(wst) == 77)
+        return 77;
+    CHECK(WIFEXITED(wst), "%s: the writer died of signal %d", fmt, WIFSIGNALED(wst) ? WTERMSIG(wst) : 0);
+    CHECK(!WIFEXITED(wst) || WEXITSTATUS(wst) == 0, "%s: the writer failed (%d)", fmt,
+          WEXITSTATUS(wst));
+
+    /* everything synced is there */
+    if ((buf = malloc(NX * sizeof *buf)) == NULL)
+        return 1;
+    if ((st = nc_open(path, NC_NOWRITE, &ncid))) {
+        if (keep && !classic && !strcmp(fmt, "nc4"))
+            printf("%s: reopen after a limit kept to the end: %s (HDF5 could not finish the file)\n",
+                   fmt, nc_strerror(st));
+        else
+            CHECK(0, "%s: reopen: %s", fmt, nc_strerror(st));
+    } else {
+        CHECK(nc_inq_dimid(ncid, "time", &dt) == NC_NOERR && nc_inq_dimlen(ncid, dt, &len) == NC_NOERR &&
+              len >= NSYNC, "%s: %zu records, %d were synced", fmt, len, NSYNC);
+        CHECK(nc_inq_varid(ncid, "rec", &v) == NC_NOERR, "%s: rec", fmt);
+        for (r = 0; r < NSYNC; r++) {
+            int bad = 0;
+            start[0] = (size_t)r;
+            st = nc_get_vara_int(ncid, v, start, count, buf);
+            for (i = 0; st == NC_NOERR && i < NX; i++)
+                bad += buf[i] != val(r, i);
+            CHECK(st == NC_NOERR && bad == 0, "%s: synced record %d: %s, %d values wrong",
+                  fmt, r, nc_strerror(st), bad);
+        }
+        nc_close(ncid);
+    }
+    free(buf);
+    if (!failures && remove_store(file))
+        return 1;
+    printf("tst_full_disk %s%s%s: %d failures\n", fmt, argc > 2 ? " " : "", argc > 2 ? argv[2] : "",
+           failures);
+    return failures ? 1 : 0;
+}
+
+/* The writer (a child process): NSYNC records synced, then the limit (or
+ * the full disk), then more writes whose error must reach the caller. */
+static int
+write_part(const char *fmt, const char *path, const char *file, int classic, int enospc, int keep)
+{
+    int ncid, dt, dx, v, i, r, st, first_err = NC_NOERR, *buf;
+    int d2[2];
+    size_t start[2] = {0, 0}, count[2] = {1, NX}, ch[2] = {1, NX};
+    struct rlimit saved, rl;
+    long long limit;
+
     if ((buf = malloc(NX * sizeof *buf)) == NULL)
         return 1;
     signal(SIGXFSZ, SIG_IGN);
     if (getrlimit(RLIMIT_FSIZE, &saved) != 0)
         return 77;
-    if (system("rm -rf tst_full_disk.nc tst_full_disk.zarr tst_full_disk.zip") != 0)
-        return 1;
 
     /* NSYNC records written and synced: what must survive */
     if ((st = nc_create(path, NC_CLOBBER | (classic ? 0 : NC_NETCDF4), &ncid))) {
@@ -142,31 +221,12 @@ main(int argc, char **argv)
     st = nc_close(ncid);
     if (first_err == NC_NOERR)
         first_err = st;
-    (void)setrlimit(RLIMIT_FSIZE, &saved);
+    if (!keep)
+        (void)setrlimit(RLIMIT_FSIZE, &saved);
     unsetenv("CRASH_DISK_FULL");
     printf("%s: the first error: %s\n", fmt, nc_strerror(first_err));
     CHECK(first_err != NC_NOERR, "%s: writes past the limit reported no error", fmt);
-
-    /* everything synced is there */
-    if ((st = nc_open(path, NC_NOWRITE, &ncid))) {
-        CHECK(0, "%s: reopen: %s", fmt, nc_strerror(st));
-    } else {
-        CHECK(nc_inq_dimlen(ncid, dt, &len) == NC_NOERR && len >= NSYNC,
-              "%s: %zu records, %d were synced", fmt, len, NSYNC);
-        for (r = 0; r < NSYNC; r++) {
-            int bad = 0;
-            start[0] = (size_t)r;
-            st = nc_get_vara_int(ncid, v, start, count, buf);
-            for (i = 0; st == NC_NOERR && i < NX; i++)
-                bad += buf[i] != val(r, i);
-            CHECK(st == NC_NOERR && bad == 0, "%s: synced record %d: %s, %d values wrong",
-                  fmt, r, nc_strerror(st), bad);
-        }
-        nc_close(ncid);
-    }
     free(buf);
-    if (!failures && system("rm -rf tst_full_disk.nc tst_full_disk.zarr tst_full_disk.zip") != 0)
-        return 1;
-    printf("tst_full_disk %s: %d failures\n", fmt, failures);
+    fflush(stdout);
     return failures ? 1 : 0;
 }

@@ -82,5 +82,6 @@ NC4_HDF5_initialize(void)
     /* Called under libdispatch's global lock, so not under ours (the HDF5
      * paths take ours and then libdispatch's): H5open is thread-safe in
      * Debian's build by itself. */
+    nc4h5_own_shutdown();
     return H5open() < 0 ? NC_EHDFERR : NC_NOERR;
 }

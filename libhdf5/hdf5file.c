@@ -7,8 +7,10 @@
  * NC4_abort) releases every HDF5 id hung on the tree before H5Fclose (with fclose degree WEAK an id left open would keep
  * the file open in HDF5 after it), then
  * frees the tree; it does so even when writing failed, and reports the
- * first error. */
+ * first error.  A file on disk whose flush before the close fails (no
+ * room) is left open in HDF5 instead, for the exit handler to retry. */
 #include "config.h"
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,54 +128,106 @@ NC4_HDF5_sync(int ncid)
     return stat ? stat : fsync_file(f);
 }
 
+/* HDF5 1.10 frees a file whose H5Fclose failed (its last flush could not
+ * write: a file size limit, a full disk) but keeps its id (a dataset's
+ * H5Dclose the same), and its shutdown at exit closes that id again: a
+ * crash after the error was reported.  So the shutdown is ours when we
+ * start HDF5 (HDF5 then registers none):
+ * - nc_close flushes a file before closing anything (close_file); when
+ *   that fails, the file and its ids are left open in HDF5, unchanged, and
+ *   the error returned;
+ * - at exit, the files so left are flushed again (the disk may have room
+ *   now), and H5close runs only when that worked and no close failed:
+ *   otherwise HDF5 is left as it is (the process is ending; its memory and
+ *   descriptors go with it).
+ * When HDF5 was started before us, or its exit handler turned off by the
+ * program, HDF5's shutdown stays. */
+static atomic_int close_failed;
+static atomic_int own_shutdown; /* shutdown_hdf5 is registered */
+static hid_t *left_open;   /* files left open by a failed close (HDF5 lock) */
+static size_t nleft, left_cap;
+
+static void
+shutdown_hdf5(void)
+{
+    int ok = !atomic_load(&close_failed);
+    for (size_t i = 0; i < nleft; i++)
+        if (H5Fflush(left_open[i], H5F_SCOPE_LOCAL) < 0)
+            ok = 0;
+    free(left_open);
+    left_open = NULL;
+    nleft = left_cap = 0;
+    if (ok)
+        H5close();
+}
+
+void
+nc4h5_own_shutdown(void)
+{
+    static atomic_int taken;
+    /* H5dont_atexit fails once HDF5 has registered its handler (it does
+     * at its start) or when asked before */
+    if (!atomic_exchange(&taken, 1) && H5dont_atexit() >= 0 && atexit(shutdown_hdf5) == 0)
+        atomic_store(&own_shutdown, 1);
+}
+
+/* Remember fid as left open (under the HDF5 lock); 0 when done. */
+static int
+leave_open(hid_t fid)
+{
+    if (nleft == left_cap) {
+        size_t cap = left_cap ? 2 * left_cap : 4;
+        hid_t *p = realloc(left_open, cap * sizeof *p);
+        if (!p)
+            return -1;
+        left_open = p;
+        left_cap = cap;
+    }
+    left_open[nleft++] = fid;
+    return 0;
+}
+
 /* Close every HDF5 id the tree holds (not the file).  Closing a dataset
  * writes what HDF5's chunk cache holds of it: a full disk shows here, and
  * H5Fclose (fclose degree WEAK or SEMI) does not repeat that write, so the
- * first failure is returned (NC_EHDFERR); every id is closed regardless. */
+ * first failure is returned (NC_EHDFERR); every id is closed regardless.
+ * With keep, the tree lets go of the ids without closing them (they stay
+ * open in HDF5: a file left open, see close_file). */
+#define DROP_ID(id, closer) do { \
+        if (!keep && closer(id) < 0) { stat = NC_EHDFERR; atomic_store(&close_failed, 1); } \
+        (id) = -1; } while (0)
 static int
-close_ids(NC4_file *f)
+close_ids(NC4_file *f, int keep)
 {
     int stat = NC_NOERR;
     for (size_t i = 0; i < f->ngrps; i++) {
         NC4_grp *g = f->grps[i];
         for (size_t j = 0; j < g->vars.n; j++) {
             NC4H5_var *hv = ((NC4_var *)g->vars.items[j])->fmt;
-            if (hv && hv->did >= 0) {
-                if (H5Dclose(hv->did) < 0)
-                    stat = NC_EHDFERR;
-                hv->did = -1;
-            }
+            if (hv && hv->did >= 0)
+                DROP_ID(hv->did, H5Dclose);
         }
     }
     for (size_t i = 0; i < f->ndims; i++) {
         NC4H5_dim *hd = f->dims[i]->fmt;
-        if (hd && hd->dsid >= 0) {
-            if (H5Dclose(hd->dsid) < 0)
-                stat = NC_EHDFERR;
-            hd->dsid = -1;
-        }
+        if (hd && hd->dsid >= 0)
+            DROP_ID(hd->dsid, H5Dclose);
     }
     for (size_t i = 0; i < f->ntypes; i++) {
         NC4H5_type *ht = f->types[i]->fmt;
-        if (ht && ht->ftid >= 0) {
-            H5Tclose(ht->ftid);
-            ht->ftid = -1;
-        }
-        if (ht && ht->mtid >= 0) {
-            H5Tclose(ht->mtid);
-            ht->mtid = -1;
-        }
+        if (ht && ht->ftid >= 0)
+            DROP_ID(ht->ftid, H5Tclose);
+        if (ht && ht->mtid >= 0)
+            DROP_ID(ht->mtid, H5Tclose);
     }
     for (size_t i = 0; i < f->ngrps; i++) {
         NC4H5_grp *hg = f->grps[i]->fmt;
-        if (hg && hg->gid >= 0) {
-            if (H5Gclose(hg->gid) < 0)
-                stat = NC_EHDFERR;
-            hg->gid = -1;
-        }
+        if (hg && hg->gid >= 0)
+            DROP_ID(hg->gid, H5Gclose);
     }
     return stat;
 }
+#undef DROP_ID
 
 /* The file image of an in-memory file, in a new buffer. */
 static int
@@ -220,11 +274,24 @@ close_file(NC4_file *f, int abort, NC_memio *memio)
         } else if ((s = take_image(hf->fid, memio)) && !stat)
             stat = s;
     }
-    if ((s = close_ids(f)) && !stat)
+    /* A file on disk written by this process alone: flushed first, left
+     * open when that fails (see shutdown_hdf5) */
+    if (hf && hf->fid >= 0 && !abort && !f->readonly && !hf->mem && !hf->par &&
+        atomic_load(&own_shutdown) && H5Fflush(hf->fid, H5F_SCOPE_LOCAL) < 0 &&
+        leave_open(hf->fid) == 0) {
+        (void)close_ids(f, 1);
+        hf->fid = -1;
+        if (!stat)
+            stat = NC_EHDFERR;
+    }
+    if ((s = close_ids(f, 0)) && !stat)
         stat = s;
     if (hf && hf->fid >= 0) {
-        if (H5Fclose(hf->fid) < 0 && !stat)
-            stat = NC_EHDFERR;
+        if (H5Fclose(hf->fid) < 0) {
+            atomic_store(&close_failed, 1);
+            if (!stat)
+                stat = NC_EHDFERR;
+        }
         hf->fid = -1;
     }
     nc4h5_unlock();

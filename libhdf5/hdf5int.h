@@ -248,6 +248,9 @@ int nc4h5_enddef(NC4_file *f);
 /* The model's ops->close and ops->check_close (nc_close, nc_abort). */
 int nc4h5_close(NC4_file *f, int abort, void *params);
 int nc4h5_check_close(NC4_file *f);
+/* Before HDF5 starts: the library's shutdown at exit is ours (H5close
+ * unless a file's close failed; see hdf5file.c). */
+void nc4h5_own_shutdown(void);
 int NC4_HDF5_sync(int);
 
 /* ---- hdf5var.c ----------------------------------------------------------------------------- */
