@@ -253,17 +253,47 @@ par_prepare(int ncid, int varid, const size_t *startp, const size_t *countp,
     return NC_NOERR;
 }
 
-/* A transfer list for the variable's access mode. */
+/* A transfer list for the variable's access mode.  individual: a
+ * collective call whose I/O every rank makes on its own (see
+ * par_one_run). */
 static hid_t
-par_dxpl(int collective)
+par_dxpl(int collective, int individual)
 {
     hid_t dxpl = H5Pcreate(H5P_DATASET_XFER);
     if (dxpl >= 0 &&
-        H5Pset_dxpl_mpio(dxpl, collective ? H5FD_MPIO_COLLECTIVE : H5FD_MPIO_INDEPENDENT) < 0) {
+        (H5Pset_dxpl_mpio(dxpl, collective ? H5FD_MPIO_COLLECTIVE : H5FD_MPIO_INDEPENDENT) < 0 ||
+         (collective && individual &&
+          H5Pset_dxpl_mpio_collective_opt(dxpl, H5FD_MPIO_INDIVIDUAL_IO) < 0))) {
         H5Pclose(dxpl);
         dxpl = -1;
     }
     return dxpl;
+}
+
+/* 1 when this rank's selection of a contiguous dataset is one run of
+ * consecutive elements in the file (or nothing): every dimension after
+ * the first with more than one index is whole.  When every rank's is, a
+ * collective write has nothing to gain from MPI-IO's collective buffering
+ * (the runs do not interleave: each rank's bytes go to the file in one
+ * piece), and its cost is real: the two-phase exchange copies every rank's
+ * bytes to the aggregators through the MPI transport before they are
+ * written (Open MPI's ompio gathers all of a 1 GiB write to one rank on
+ * one node).  ROMIO's default (romio_cb_write automatic) makes the same
+ * choice for accesses that do not interleave. */
+static int
+par_one_run(const par_access_t *a)
+{
+    int d = 0;
+    if (a->n == 0)
+        return 1;
+    while (d < a->nd && a->count[d] == 1)
+        d++;
+    if (d < a->nd && a->stride[d] != 1)
+        return 0;
+    for (int k = d + 1; k < a->nd; k++)
+        if (a->start[k] != 0 || a->count[k] != a->fdims[k])
+            return 0;
+    return 1;
 }
 
 static int
@@ -553,7 +583,7 @@ par_direct_write(par_access_t *a, const void *src, size_t size, hid_t mtid, int 
     }
     {
         int bad = (scratch_size > 0 && (scratch = malloc(scratch_size)) == NULL) ||
-                  (dxpl = par_dxpl(0)) < 0;
+                  (dxpl = par_dxpl(0, 0)) < 0;
         int anybad = 0;
         if (MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_LOR, a->comm) != MPI_SUCCESS || anybad) {
             stat = bad ? NC_ENOMEM : NC_EMPI;
@@ -601,7 +631,7 @@ nc4h5_par_put_vars(int ncid, int varid, const size_t *startp, const size_t *coun
     par_access_t a;
     hid_t msid = -1, mtid = -1, dxpl = -1;
     unsigned long long ext[H5S_MAX_RANK];
-    int extend = 0, range = 0, stat;
+    int extend = 0, range = 0, individual = 0, stat;
     size_t size = 0;
     void *buf = NULL;
     const void *src = value;
@@ -626,6 +656,17 @@ nc4h5_par_put_vars(int ncid, int varid, const size_t *startp, const size_t *coun
         if (MPI_Allreduce(MPI_IN_PLACE, &extend, 1, MPI_INT, MPI_LOR, a.comm) != MPI_SUCCESS ||
             (extend && MPI_Allreduce(MPI_IN_PLACE, ext, a.nd, MPI_UNSIGNED_LONG_LONG, MPI_MAX,
                                      a.comm) != MPI_SUCCESS)) {
+            stat = NC_EMPI;
+            goto done;
+        }
+    }
+    /* A collective write of one run per rank goes to the file from every
+     * rank on its own (par_one_run); the ranks agree, as HDF5 needs the
+     * same transfer mode on all. */
+    if (a.collective && a.var->storage == NC_CONTIGUOUS && a.var->nfilters == 0) {
+        individual = par_one_run(&a);
+        if (MPI_Allreduce(MPI_IN_PLACE, &individual, 1, MPI_INT, MPI_LAND, a.comm) !=
+            MPI_SUCCESS) {
             stat = NC_EMPI;
             goto done;
         }
@@ -717,7 +758,7 @@ nc4h5_par_put_vars(int ncid, int varid, const size_t *startp, const size_t *coun
             stat = NC_EHDFERR;
         msid = H5Screate_simple(a.nd, a.count, NULL);
     }
-    if (stat == NC_NOERR && (msid < 0 || (dxpl = par_dxpl(a.collective)) < 0))
+    if (stat == NC_NOERR && (msid < 0 || (dxpl = par_dxpl(a.collective, individual)) < 0))
         stat = NC_EHDFERR;
     if (stat == NC_NOERR && H5Dwrite(a.hv->did, mtid, msid, a.fsid, dxpl, src) < 0)
         stat = NC_EHDFERR;
@@ -816,7 +857,7 @@ nc4h5_par_get_vars(int ncid, int varid, const size_t *startp, const size_t *coun
             H5Sselect_hyperslab(msid, H5S_SELECT_SET, zeros, NULL, incount, NULL) < 0)
             stat = NC_EHDFERR;
     }
-    if (stat == NC_NOERR && (msid < 0 || (dxpl = par_dxpl(a.collective)) < 0))
+    if (stat == NC_NOERR && (msid < 0 || (dxpl = par_dxpl(a.collective, 0)) < 0))
         stat = NC_EHDFERR;
     if (stat == NC_NOERR && H5Dread(a.hv->did, mtid, msid, a.fsid, dxpl, buf) < 0)
         stat = NC_EHDFERR;
