@@ -173,6 +173,9 @@ NC_open_model(int par, const char *path0, int omode, int basepe, size_t *chunksi
     omode |= m.mode;
     if ((stat = NC_new(path ? path : path0, omode, m.impl, table, &nc)))
         goto done;
+    /* An opened file is in data mode: its first reads share the handle
+     * lock (NC_new assumes the define mode of a created file). */
+    nc->maybe_indef = 0;
     stat = register_and_call(nc, 0, path ? path : path0, omode, 0, basepe,
                              chunksizehintp, parameters, ncidp);
 done:

@@ -54,7 +54,7 @@ typedef struct zvdata {
     ncz_shard *shard;        /* sharded: geometry of a shard */
     ncz_keyenc enc;
     unsigned char *fill;     /* one element, memory form */
-    pthread_mutex_t oplock;  /* held by each get, put and flush */
+    pthread_rwlock_t oplock; /* shared by gets that change no state, else alone */
 } zvdata;
 
 /* Indexes of the shards in a box of the shard grid (read_sel_sharded). */
@@ -484,7 +484,7 @@ ncz_var_data_free(NCZ_var *zv)
     if (d->eng.vstr && d->fill)
         free(*(char **)(void *)d->fill);
     free(d->fill);
-    pthread_mutex_destroy(&d->oplock);
+    pthread_rwlock_destroy(&d->oplock);
     free(d);
     zv->cache = NULL;
     if (zv->chain) {
@@ -596,7 +596,7 @@ setup_locked(NC4_file *f, NC4_var *var, zvdata **dp)
         return NC_ENCZARR;
     if ((d = calloc(1, sizeof(*d))) == NULL)
         return NC_ENOMEM;
-    pthread_mutex_init(&d->oplock, NULL);
+    pthread_rwlock_init(&d->oplock, NULL);
     d->f = f;
     d->zv = zv;
     d->self.d = d;
@@ -656,7 +656,7 @@ fail:
     if (vstr && d->fill)
         free(*(char **)(void *)d->fill);
     free(d->fill);
-    pthread_mutex_destroy(&d->oplock);
+    pthread_rwlock_destroy(&d->oplock);
     free(d);
     return stat;
 }
@@ -670,9 +670,9 @@ ncz_var_flush(NC4_file *f, NC4_var *var)
     (void)f;
     if (d == NULL)
         return NC_NOERR;
-    pthread_mutex_lock(&d->oplock);
+    pthread_rwlock_wrlock(&d->oplock);
     stat = ncc_flush(&d->eng, d->eng.cache.max);
-    pthread_mutex_unlock(&d->oplock);
+    pthread_rwlock_unlock(&d->oplock);
     return stat;
 }
 
@@ -687,9 +687,9 @@ ncz_var_set_cache(NC4_file *f, NC4_var *var, size_t size, size_t nelems, float p
     (void)preemption;
     if (d == NULL)
         return NC_NOERR;
-    pthread_mutex_lock(&d->oplock);
+    pthread_rwlock_wrlock(&d->oplock);
     stat = ncc_set_cache(&d->eng, ncc_cache_budget(size, d->eng.g.chunkbytes));
-    pthread_mutex_unlock(&d->oplock);
+    pthread_rwlock_unlock(&d->oplock);
     return stat;
 }
 
@@ -896,6 +896,18 @@ done:
     return range ? NC_ERANGE : NC_NOERR;
 }
 
+/* Whether a get may share the variable with other gets: it changes none of
+ * the engine's state unless it keeps the chunks of a sparse read in the
+ * cache, or (sharded) writes the dirty shards back first.  Fetching,
+ * decoding and copying use per-call buffers and the thread's scratch, the
+ * store's reads are thread-safe, and puts, flushes and cache changes hold
+ * the lock alone.  Called with the lock held shared. */
+static int
+get_shares(const zvdata *d)
+{
+    return d->eng.keep_sparse == 0 && (d->shard == NULL || !ncc_has_dirty(&d->eng));
+}
+
 int
 ncz_var_get(NC4_file *f, NC4_var *var, const size_t *start, const size_t *count, const ptrdiff_t *stride,
             nc_type memtype, void *buf)
@@ -906,9 +918,13 @@ ncz_var_get(NC4_file *f, NC4_var *var, const size_t *start, const size_t *count,
         return stat;
     if ((stat = setup(f, var, &d)))
         return stat;
-    pthread_mutex_lock(&d->oplock);
+    pthread_rwlock_rdlock(&d->oplock);
+    if (!get_shares(d)) {
+        pthread_rwlock_unlock(&d->oplock);
+        pthread_rwlock_wrlock(&d->oplock);
+    }
     stat = var_get(f, var, d, start, count, stride, memtype, buf);
-    pthread_mutex_unlock(&d->oplock);
+    pthread_rwlock_unlock(&d->oplock);
     return stat;
 }
 
@@ -994,8 +1010,8 @@ ncz_var_put(NC4_file *f, NC4_var *var, const size_t *start, const size_t *count,
         return stat;
     if ((stat = setup(f, var, &d)))
         return stat;
-    pthread_mutex_lock(&d->oplock);
+    pthread_rwlock_wrlock(&d->oplock);
     stat = var_put(f, var, d, start, count, stride, memtype, buf);
-    pthread_mutex_unlock(&d->oplock);
+    pthread_rwlock_unlock(&d->oplock);
     return stat;
 }

@@ -85,6 +85,13 @@ file(MAKE_DIRECTORY ${_zrt_dir}/threads)
 add_test(NAME tst_zdata_threads COMMAND tst_zdata_threads ${_zrt_dir}/threads)
 set_tests_properties(tst_zdata_threads PROPERTIES LABELS nczarr)
 
+# Two threads reading one variable of a read-only handle at once: a read held
+# in its chunk's I/O does not keep the other out.
+nczarr_program(tst_zdata_samevar)
+file(MAKE_DIRECTORY ${_zrt_dir}/samevar)
+add_test(NAME tst_zdata_samevar COMMAND tst_zdata_samevar ${_zrt_dir}/samevar)
+set_tests_properties(tst_zdata_samevar PROPERTIES LABELS nczarr SKIP_RETURN_CODE 77)
+
 # NOFILL variables store their all-zero chunks: zarr-python (v2, dir and
 # zip) and zarrita (v3, plain and sharded) read exactly what was written.
 if(EXISTS /usr/bin/python3)
