@@ -24,6 +24,7 @@ data chunks).
 import os
 import re
 import struct
+import threading
 import zlib
 from xml.sax.saxutils import quoteattr
 
@@ -254,7 +255,17 @@ def error_chunk(message):
     return struct.pack(">I", (0x07 << 24) | len(body)) + body
 
 
+# The server answers each request on a thread of its own; the netCDF
+# library under netCDF4-python must not be entered by two at once.
+_LOCK = threading.Lock()
+
+
 def respond(base, kind, query):
+    with _LOCK:
+        return _respond(base, kind, query)
+
+
+def _respond(base, kind, query):
     import netCDF4
     if not os.path.isfile(base) or os.path.exists(base + "." + kind):
         return None

@@ -160,6 +160,46 @@ fetch(D4file *d, const char *ext, const char *ce, unsigned char **bufp, size_t *
 #endif
 }
 
+#if NC_HAVE_HTTP
+/* A session for one request: an idle one, else a new one.  A session's
+ * curl handle serves one request at a time and threads may read the
+ * handle at once, so each request has a session to itself. */
+static int
+session_take(D4file *d, nch_session **sp)
+{
+    nch_session *s = NULL;
+    int stat;
+    pthread_mutex_lock(&d->plock);
+    if (d->nidle > 0)
+        s = d->idle[--d->nidle];
+    pthread_mutex_unlock(&d->plock);
+    if (s == NULL) {
+        if ((stat = nch_session_open(d->base, &s)))
+            return stat;
+        /* data responses are decoded as they arrive: in large pieces */
+        if ((stat = nch_session_bufsize(s, D4_HTTP_PIECE))) {
+            nch_session_close(s);
+            return stat;
+        }
+    }
+    *sp = s;
+    return NC_NOERR;
+}
+
+/* Back to the idle ones (their connection stays open), or closed. */
+static void
+session_give(D4file *d, nch_session *s)
+{
+    pthread_mutex_lock(&d->plock);
+    if (d->nidle < D4_IDLE_SESSIONS) {
+        d->idle[d->nidle++] = s;
+        s = NULL;
+    }
+    pthread_mutex_unlock(&d->plock);
+    nch_session_close(s);
+}
+#endif
+
 /* The data response for the constraint ce (raw, not encoded), fed to r
  * as it arrives (a file:// one a block at a time); the transfer's own
  * outcome, for d4_resp_finish. */
@@ -208,7 +248,11 @@ fetch_data(D4file *d, const char *ce, D4resp *r)
     }
     snprintf(url, l, "%s.dap?%s%s%sdap4.checksum=%s", d->base, enc ? "dap4.ce=" : "",
              enc ? enc : "", enc ? "&" : "", d->checksum ? "true" : "false");
-    stat = nch_get_stream(d->http, url, d4_resp_feed, r);
+    nch_session *sess = NULL;
+    if ((stat = session_take(d, &sess)) == NC_NOERR) {
+        stat = nch_get_stream(sess, url, d4_resp_feed, r);
+        session_give(d, sess);
+    }
     free(url);
     free(enc);
     return stat;
@@ -246,7 +290,8 @@ take_whole(D4file *d, D4var *dv, void *vals, size_t nvals, void *arg)
     return NC_NOERR;
 }
 
-/* file:// (or the user's constraint): the whole response, once. */
+/* file:// (or the user's constraint): the whole response, once.  Called
+ * with d->lock held: other readers wait for it. */
 static int
 load_all(D4file *d)
 {
@@ -274,7 +319,8 @@ is_small(D4file *d, const D4var *dv)
     return size > 0 && n <= D4_SMALL_BYTES / size;
 }
 
-/* One request for every small variable not yet held: /a;/b;... */
+/* One request for every small variable not yet held: /a;/b;...  Called
+ * with d->lock held. */
 static int
 prefetch_small(D4file *d)
 {
@@ -374,21 +420,47 @@ take_slice(D4file *d, D4var *dv, void *vals, size_t nvals, void *arg)
     return NC_NOERR;
 }
 
-/* The slice ce of dv (nvals values), from the cache or the server. */
+/* What a read hands its caller: nvals values of xtype at src, copied
+ * (deep copies of pointer values) or converted from srctype to memtype. */
+typedef struct Deliver {
+    NC4_file *f;
+    nc_type xtype, srctype, memtype;
+    size_t size;
+    void *value;
+} Deliver;
+
 static int
-get_slice(D4file *d, D4var *dv, const char *ce, size_t nvals, const void **valsp)
+deliver(const Deliver *o, const void *src, size_t nvals)
+{
+    if (o->memtype != o->xtype)
+        return ncx_convert(o->srctype, src, o->memtype, o->value, nvals);
+    if (nc4_type_has_pointers(o->f, o->xtype))
+        return nc4_copy_values(o->f, o->xtype, src, o->value, nvals);
+    memcpy(o->value, src, nvals * o->size);
+    return NC_NOERR;
+}
+
+/* The slice ce of dv (nvals values), from the cache or the server, handed
+ * to the caller while nothing can drop it: a cached slice under d->lock,
+ * a fetched one before it goes to the cache.  The request runs without
+ * the lock, so threads reading different slices fetch at once. */
+static int
+get_slice(D4file *d, D4var *dv, const char *ce, size_t nvals, const Deliver *o)
 {
     D4slice *slot = NULL;
     SliceArg a = {.want = dv};
-    int stat;
+    int stat, dstat;
 
+    pthread_mutex_lock(&d->lock);
     for (size_t i = 0; i < D4_CACHE_ENTRIES; i++) {
         if (d->cache[i].ce && strcmp(d->cache[i].ce, ce) == 0) {
             d->cache[i].stamp = ++d->clock;
-            *valsp = d->cache[i].data;
-            return NC_NOERR;
+            stat = deliver(o, d->cache[i].data, nvals);
+            pthread_mutex_unlock(&d->lock);
+            return stat;
         }
     }
+    pthread_mutex_unlock(&d->lock);
     stat = get_data(d, ce, nvals, take_slice, &a, NULL, NULL);
     if (stat == NC_NOERR && (a.vals == NULL || a.nvals != nvals))
         stat = NC_EDAP;
@@ -398,6 +470,17 @@ get_slice(D4file *d, D4var *dv, const char *ce, size_t nvals, const void **valsp
             free(a.vals);
         }
         return stat;
+    }
+    dstat = deliver(o, a.vals, nvals);
+    pthread_mutex_lock(&d->lock);
+    for (size_t i = 0; i < D4_CACHE_ENTRIES; i++) {
+        if (d->cache[i].ce && strcmp(d->cache[i].ce, ce) == 0) {
+            /* another thread fetched it meanwhile: keep that one */
+            pthread_mutex_unlock(&d->lock);
+            nc4_reclaim_values(d->f, dv->var->xtype, a.vals, nvals);
+            free(a.vals);
+            return dstat;
+        }
     }
     /* the least recently used slot; older ones go while over the budget */
     size_t bytes = nvals * nc4_type_size(d->f, dv->var->xtype);
@@ -419,9 +502,11 @@ get_slice(D4file *d, D4var *dv, const char *ce, size_t nvals, const void **valsp
         slice_free(d, old);
     }
     if ((slot->ce = strdup(ce)) == NULL) {
+        /* not kept; the caller has the values */
+        pthread_mutex_unlock(&d->lock);
         nc4_reclaim_values(d->f, dv->var->xtype, a.vals, nvals);
         free(a.vals);
-        return NC_ENOMEM;
+        return dstat;
     }
     slot->dv = dv;
     slot->data = a.vals;
@@ -429,8 +514,8 @@ get_slice(D4file *d, D4var *dv, const char *ce, size_t nvals, const void **valsp
     slot->bytes = bytes;
     slot->stamp = ++d->clock;
     d->cachebytes += bytes;
-    *valsp = a.vals;
-    return NC_NOERR;
+    pthread_mutex_unlock(&d->lock);
+    return dstat;
 }
 
 /* ---- open and close ------------------------------------------------------------------ */
@@ -452,7 +537,13 @@ d4_free(D4file *d)
 #if NC_HAVE_HTTP
     if (d->http)
         nch_session_close(d->http);
+    for (size_t i = 0; i < d->nidle; i++)
+        nch_session_close(d->idle[i]);
 #endif
+    if (d->haslock) {
+        pthread_mutex_destroy(&d->lock);
+        pthread_mutex_destroy(&d->plock);
+    }
     free(d->base);
     free(d->ce);
     d4ce_free(d->cep);
@@ -499,6 +590,16 @@ D4_open(const char *path, int mode, int basepe, size_t *chunksizehintp, void *pa
         return stat;
     if ((d = calloc(1, sizeof *d)) == NULL)
         return NC_ENOMEM;
+    if (pthread_mutex_init(&d->lock, NULL)) {
+        free(d);
+        return NC_ENOMEM;
+    }
+    if (pthread_mutex_init(&d->plock, NULL)) {
+        pthread_mutex_destroy(&d->lock);
+        free(d);
+        return NC_ENOMEM;
+    }
+    d->haslock = 1;
     if ((stat = url_parse(path, d)))
         goto fail;
 #if NC_HAVE_HTTP
@@ -537,6 +638,13 @@ D4_open(const char *path, int mode, int basepe, size_t *chunksizehintp, void *pa
     buf = NULL;
     if (stat)
         goto fail;
+#if NC_HAVE_HTTP
+    /* the DMR's session serves the first read */
+    if (d->http) {
+        d->idle[d->nidle++] = d->http;
+        d->http = NULL;
+    }
+#endif
     return NC_NOERR;
 fail:
     free(buf);
@@ -593,7 +701,6 @@ D4_get_vars(int ncid, int varid, const size_t *start, const size_t *count, const
     size_t nvals = 1, size;
     nc_type xtype, srctype;
     void *tmp = NULL;
-    const void *src;
     int stat, ndims;
 
     if ((stat = nc4_find_var(ncid, varid, &f, NULL, &var)))
@@ -641,17 +748,35 @@ D4_get_vars(int ncid, int varid, const size_t *start, const size_t *count, const
         return NC_NOERR;
     size = nc4_type_size(f, xtype);
 
-    if (!d->isfile && !d->ce && !d->prefetched && dv->whole == NULL && is_small(d, dv)
-        && (stat = prefetch_small(d)))
-        return stat;
-    /* under the user's constraint: the variable's slice of the full one */
+    Deliver o = {.f = f, .xtype = xtype, .srctype = srctype, .memtype = memtype, .size = size,
+                 .value = value};
+    /* what fills the handle's state (the small variables, the whole
+     * response) runs once, under the lock; a variable's whole values do
+     * not change once set, so they are read without it */
+    const void *whole = NULL;
+    size_t nwhole = 0;
     size_t base[NC_MAX_VAR_DIMS], step[NC_MAX_VAR_DIMS];
-    int composed = !d->isfile && d->ce && dv->whole == NULL && ce_slice(d, dv, shape, base, step);
-    if (d->isfile || (d->ce && !composed) || dv->whole) {
+    int composed = 0;
+    pthread_mutex_lock(&d->lock);
+    if (!d->isfile && !d->ce && !d->prefetched && dv->whole == NULL && is_small(d, dv))
+        stat = prefetch_small(d);
+    /* under the user's constraint: the variable's slice of the full one */
+    if (stat == NC_NOERR)
+        composed = !d->isfile && d->ce && dv->whole == NULL && ce_slice(d, dv, shape, base, step);
+    if (stat == NC_NOERR && (d->isfile || (d->ce && !composed) || dv->whole)) {
+        if (d->isfile || d->ce)
+            stat = load_all(d);
+        whole = dv->whole;
+        nwhole = dv->nwhole;
+        if (stat == NC_NOERR && whole == NULL)
+            stat = NC_EDAP;
+    }
+    pthread_mutex_unlock(&d->lock);
+    if (stat)
+        return stat;
+    if (whole) {
         /* gather the slice from the whole variable */
-        if ((d->isfile || d->ce) && (stat = load_all(d)))
-            return stat;
-        if (dv->whole == NULL || dv->nwhole != d4_var_nvals(var))
+        if (nwhole != d4_var_nvals(var))
             return NC_EDAP;
         if ((tmp = malloc(nvals * size)) == NULL)
             return NC_ENOMEM;
@@ -663,12 +788,12 @@ D4_get_vars(int ncid, int varid, const size_t *start, const size_t *count, const
             for (int i = 0; i < ndims; i++)
                 off = off * shape[i] + st[i] + idx[i] * (size_t)sd[i];
             if (contiguous) {
-                memcpy((char *)tmp + out * size, (char *)dv->whole + off * size, run * size);
+                memcpy((char *)tmp + out * size, (const char *)whole + off * size, run * size);
                 out += run;
             } else {
                 for (size_t k = 0; k < run; k++)
                     memcpy((char *)tmp + (out + k) * size,
-                           (char *)dv->whole + (off + k * (size_t)sd[ndims - 1]) * size, size);
+                           (const char *)whole + (off + k * (size_t)sd[ndims - 1]) * size, size);
                 out += run;
             }
             int i = ndims - 2;
@@ -680,7 +805,9 @@ D4_get_vars(int ncid, int varid, const size_t *start, const size_t *count, const
             if (i < 0)
                 break;
         }
-        src = tmp;
+        stat = deliver(&o, tmp, nvals);
+        free(tmp);
+        return stat;
     } else {
         /* one constrained request: /fqn[first:stride:last]... */
         size_t cap = strlen(dv->fqn) + 64 * (size_t)ndims + 1, l;
@@ -698,22 +825,10 @@ D4_get_vars(int ncid, int varid, const size_t *start, const size_t *count, const
             free(ce);
             return stat;
         }
-        stat = get_slice(d, dv, ce, nvals, &src);
+        stat = get_slice(d, dv, ce, nvals, &o);
         free(ce);
-        if (stat)
-            return stat;
+        return stat;
     }
-    /* to the caller: deep copies of pointer values; conversion of numbers */
-    if (memtype == xtype) {
-        if (nc4_type_has_pointers(f, xtype))
-            stat = nc4_copy_values(f, xtype, src, value, nvals);
-        else
-            memcpy(value, src, nvals * size);
-    } else {
-        stat = ncx_convert(srctype, src, memtype, value, nvals);
-    }
-    free(tmp);
-    return stat;
 }
 
 static int

@@ -301,6 +301,14 @@ put_attribute(Builder *b, NC4_grp *g, NC4_var *var, const xmlNode *an, const cha
             goto done;
         n++;
     }
+    if (var == NULL && g->parent == NULL && strcmp(full, "_NCProperties") == 0 && t == NC_STRING
+        && n > 0 && b->f->ncproperties == NULL) {
+        /* the server's provenance: answered by name as a netCDF-4 file's,
+         * not listed among the attributes */
+        if ((b->f->ncproperties = strdup(((char **)vals)[0])) == NULL)
+            stat = NC_ENOMEM;
+        goto done;
+    }
     stat = nc4_set_att(g, var, full, t, n, vals, NULL);
 done:
     if (vals && t == NC_STRING)
