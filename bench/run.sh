@@ -289,9 +289,9 @@ job() {  # job NAME IMPL REP
                     fi
                     rm -rf "${d:?}"/* ;;
         Z_shard)    run_prog "$im" "$rep" nc_zarr -d "$d" -k shard ;;
-        T_classic)  run_prog "$im" "$rep" nc_threads -d "$d" -k classic -m "$MIB" ;;
-        T_nc4z)     run_prog "$im" "$rep" nc_threads -d "$d" -k nc4z -m "$HALF" ;;
-        T_zarr)     run_prog "$im" "$rep" nc_threads -d "$d" -k zarr -m "$HALF" ;;
+        T_classic)  run_prog "$im" "$rep" nc_threads -d "$d" -k classic -m "$MIB" -L ;;
+        T_nc4z)     run_prog "$im" "$rep" nc_threads -d "$d" -k nc4z -m "$HALF" -L ;;
+        T_zarr)     run_prog "$im" "$rep" nc_threads -d "$d" -k zarr -m "$HALF" -L ;;
         B_bigread)  run_prog "$im" "$rep" nc_bigread -d "$d" -m "$MIB" ;;
         W6_none)    run_prog "$im" "$rep" nc4_bench -d "$d" -k zarr -m "$HALF" ;;
         W6_deflate) run_prog "$im" "$rep" nc4_bench -d "$d" -k zarr_deflate -m "$HALF" ;;
