@@ -255,7 +255,7 @@ par_prepare(int ncid, int varid, const size_t *startp, const size_t *countp,
 
 /* A transfer list for the variable's access mode.  individual: a
  * collective call whose I/O every rank makes on its own (see
- * par_one_run). */
+ * par_one_run; reads likewise). */
 static hid_t
 par_dxpl(int collective, int individual)
 {
@@ -791,7 +791,7 @@ nc4h5_par_get_vars(int ncid, int varid, const size_t *startp, const size_t *coun
     hid_t msid = -1, mtid = -1, dxpl = -1;
     hsize_t incount[H5S_MAX_RANK], zeros[H5S_MAX_RANK] = {0};
     size_t size = 0, nin = 1;
-    int partial = 0, range = 0, stat;
+    int partial = 0, range = 0, individual = 0, stat;
     unsigned char *buf = NULL;
 
     nc4h5_lock();
@@ -816,6 +816,15 @@ nc4h5_par_get_vars(int ncid, int varid, const size_t *startp, const size_t *coun
     }
     if (a.n == 0)
         nin = 0;
+    /* One run per rank: every rank reads its own (as a write does). */
+    if (a.collective && a.var->storage == NC_CONTIGUOUS && a.var->nfilters == 0) {
+        individual = par_one_run(&a);
+        if (MPI_Allreduce(MPI_IN_PLACE, &individual, 1, MPI_INT, MPI_LAND, a.comm) !=
+            MPI_SUCCESS) {
+            stat = NC_EMPI;
+            goto done;
+        }
+    }
     if (a.n > 0 && value == NULL) {
         stat = NC_EHDFERR;
         goto done;
@@ -857,7 +866,7 @@ nc4h5_par_get_vars(int ncid, int varid, const size_t *startp, const size_t *coun
             H5Sselect_hyperslab(msid, H5S_SELECT_SET, zeros, NULL, incount, NULL) < 0)
             stat = NC_EHDFERR;
     }
-    if (stat == NC_NOERR && (msid < 0 || (dxpl = par_dxpl(a.collective, 0)) < 0))
+    if (stat == NC_NOERR && (msid < 0 || (dxpl = par_dxpl(a.collective, individual)) < 0))
         stat = NC_EHDFERR;
     if (stat == NC_NOERR && H5Dread(a.hv->did, mtid, msid, a.fsid, dxpl, buf) < 0)
         stat = NC_EHDFERR;

@@ -4,9 +4,9 @@
  * own (MPI_File_write_at), without MPI-IO's collective buffering
  * (MPI_File_write_at_all would first gather the bytes at the aggregators);
  * a selection that interleaves with the other ranks' (a column each) stays
- * a collective MPI-IO write.  The MPI-IO write calls are counted through
- * MPI's profiling interface (this program's MPI_File_write* run before
- * PMPI_File_write*).  Every value is checked afterwards, serially on rank 0
+ * a collective MPI-IO write.  Collective reads likewise.  The MPI-IO calls
+ * are counted through MPI's profiling interface (this program's
+ * MPI_File_write* and MPI_File_read* run before PMPI_File_*).  Every value is checked afterwards, serially on rank 0
  * and in parallel on every rank. */
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +20,7 @@
 #define ROWS 16   /* of w, one column per rank */
 
 static int rank;
-static long n_coll, n_indep; /* MPI-IO write calls made, collective / not */
+static long n_coll, n_indep; /* MPI-IO calls made, collective / not */
 
 int
 MPI_File_write_at_all(MPI_File fh, MPI_Offset off, const void *buf, int count,
@@ -51,6 +51,36 @@ MPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype type, MPI_S
 {
     n_indep++;
     return PMPI_File_write(fh, buf, count, type, status);
+}
+
+int
+MPI_File_read_at_all(MPI_File fh, MPI_Offset off, void *buf, int count, MPI_Datatype type,
+                     MPI_Status *status)
+{
+    n_coll++;
+    return PMPI_File_read_at_all(fh, off, buf, count, type, status);
+}
+
+int
+MPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype type, MPI_Status *status)
+{
+    n_coll++;
+    return PMPI_File_read_all(fh, buf, count, type, status);
+}
+
+int
+MPI_File_read_at(MPI_File fh, MPI_Offset off, void *buf, int count, MPI_Datatype type,
+                 MPI_Status *status)
+{
+    n_indep++;
+    return PMPI_File_read_at(fh, off, buf, count, type, status);
+}
+
+int
+MPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype type, MPI_Status *status)
+{
+    n_indep++;
+    return PMPI_File_read(fh, buf, count, type, status);
 }
 
 static float
@@ -145,10 +175,29 @@ main(int argc, char **argv)
     ERR(nc_var_par_access(ncid, v, NC_COLLECTIVE));
     int nb = (rank + 1) % nranks;
     size_t nstart[2] = {(size_t)nb, 0};
+    n_coll = n_indep = 0;
     ERR(nc_get_vara_float(ncid, v, nstart, count, row));
+    counts_on_all(all);
+    for (int r = 0; r < nranks; r++)
+        if (all[2 * r] != 0 || all[2 * r + 1] < 1)
+            FAIL("row reads: rank %d made %ld collective and %ld independent MPI-IO reads "
+                 "(want 0 and at least 1)", r, all[2 * r], all[2 * r + 1]);
     for (int c = 0; c < COLS; c++)
         if (row[c] != vval(nb, c))
             FAIL("v[%d][%d] = %g in parallel", nb, c, row[c]);
+    /* A column each: collective MPI-IO reads with more than one rank. */
+    ERR(nc_var_par_access(ncid, w, NC_COLLECTIVE));
+    n_coll = n_indep = 0;
+    size_t nwstart[2] = {0, (size_t)nb};
+    ERR(nc_get_vara_float(ncid, w, nwstart, wcount, col));
+    counts_on_all(all);
+    for (int r = 0; r < nranks; r++)
+        if (nranks > 1 ? all[2 * r] < 1 : all[2 * r] != 0 || all[2 * r + 1] < 1)
+            FAIL("column reads: rank %d made %ld collective and %ld independent MPI-IO reads",
+                 r, all[2 * r], all[2 * r + 1]);
+    for (int i = 0; i < ROWS; i++)
+        if (col[i] != wval(i, nb))
+            FAIL("w[%d][%d] = %g in parallel", i, nb, col[i]);
     ERR(nc_close(ncid));
     if (rank == 0) {
         ERR(nc_open(FILE_NAME, NC_NOWRITE, &ncid));
