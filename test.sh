@@ -34,13 +34,14 @@ NCT_SANITIZE=1 LSAN_OPTIONS=suppressions=$PWD/fuzz/lsan_hdf5.supp \
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     run_suite sanitize -DCMAKE_BUILD_TYPE=Debug -DNETCDF_ENABLE_SANITIZERS=ON -DNETCDF_ENABLE_HDF4=ON
 
-# Threads: readers and writers on classic, netCDF-4 and Zarr files under TSan
-# (only the thread tests are built in this configuration).
+# Threads: readers and writers on classic, netCDF-4 and Zarr files, readers
+# of DAP4, HDF4 and byte-range handles, under TSan (only the thread tests
+# and the tools they run are built in this configuration).
 echo "=== tsan build ==="
-cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DNETCDF_ENABLE_TSAN=ON -DNETCDF_ENABLE_WERROR=ON >build-tsan.cmake.log
-cmake --build build-tsan -j "$jobs" --target tst_threads tst_threads4 tst_threads4_pread tst_zdata_threads tst_zdata_samevar tst_h5lockhold tst_close_race tst_threads_read tst_share_stress tst_h5err_threads >/dev/null
+cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DNETCDF_ENABLE_TSAN=ON -DNETCDF_ENABLE_HDF4=ON -DNETCDF_ENABLE_WERROR=ON >build-tsan.cmake.log
+cmake --build build-tsan -j "$jobs" --target tst_threads tst_threads4 tst_threads4_pread tst_zdata_threads tst_zdata_samevar tst_h5lockhold tst_close_race tst_threads_read tst_share_stress tst_h5err_threads tst_share_read ncgen nckerchunk tst_dap2_threads >/dev/null
 echo "=== tsan tests ==="
-(cd build-tsan && TSAN_OPTIONS=halt_on_error=1 ctest --output-on-failure -R '^(tst_threads4?|tst_threads4_pread|tst_zdata_threads|tst_zdata_samevar|tst_h5lockhold|tst_close_race|tst_threads_read|tst_share_stress_.*|tst_h5err_threads)$')
+(cd build-tsan && TSAN_OPTIONS=halt_on_error=1 ctest --output-on-failure -R '^(tst_threads4?|tst_threads4_pread|tst_zdata_threads|tst_zdata_samevar|tst_h5lockhold|tst_close_race|tst_threads_read|tst_share_stress_.*|tst_share_read_.*|tst_h5err_threads)$')
 
 # Zarr without HDF5 (NETCDF_ENABLE_HDF5=OFF keeps the enhanced model, the
 # filter layer and NCZarr): the format's own tests, peers left to the passes above.

@@ -794,9 +794,14 @@ h4_read_vars(H4file *f, const H4var *v, const size_t *start, const size_t *count
     for (int i = 0; i < v->ndims; i++)
         if (count[i] > 0 && start[i] + (count[i] - 1) * (size_t)stride[i] >= shape[i])
             inside = 0;
-    /* fill first: chunks and elements that are absent leave it */
-    for (size_t k = 0; k < total; k++)
-        memcpy((unsigned char *)out + k * es, v->fill, es);
+    /* fill first: chunks and elements that are absent leave it (one value,
+     * then the filled part copied onto the rest, doubling) */
+    if (total > 0) {
+        size_t done, all = total * es;
+        memcpy(out, v->fill, es);
+        for (done = es; done < all; done *= 2)
+            memcpy((unsigned char *)out + done, out, done < all - done ? done : all - done);
+    }
     if (v->sdref == 0)
         return NC_NOERR;
     unsigned char *tmp = malloc(total * es + 1);

@@ -3,7 +3,7 @@
  * slices and whole responses, the remote reader's block cache, HDF4's
  * compressed and chunked elements, a reference store's targets):
  *
- *   tst_share_read [-t THREADS] [-r ROUNDS] [-s SECONDS] PATH_OR_URL...
+ *   tst_share_read [-t THREADS] [-r ROUNDS] [-s SECONDS] [-m BYTES] [-k] PATH_OR_URL...
  *
  * For each dataset, a serial pass on a handle of its own reads every
  * group, dimension, variable and attribute, and every variable of a type
@@ -13,7 +13,8 @@
  * the same variable (half of them) or any variable: whole, hyperslabs,
  * strided slabs, single values, inquiries and attribute reads, every value
  * and answer checked against the serial pass.  Run under TSan (test.sh)
- * and ASan.  Exit 77 when a dataset cannot be opened and -k is given. */
+ * and ASan.  Variables larger than -m BYTES are inquired, not read.  Exit
+ * 77 when a dataset cannot be opened and -k is given. */
 #include "nctst.h"
 
 #include <pthread.h>
@@ -69,6 +70,7 @@ static atomic_int go, started;
 static atomic_long nbad, nops;
 static double secs = 1.0;
 static int nthreads = 6;
+static size_t maxvar = MAX_BYTES; /* -m: larger variables are not read */
 
 static void
 bad(const char *what, const char *name, long v)
@@ -185,7 +187,7 @@ walk(int gid, const char *path)
         }
         nvars++;
         if (!type_info(gid, x->type, &x->size, &x->isstr) || x->n == 0
-            || x->n > (MAX_BYTES - kept) / x->size)
+            || x->n > (MAX_BYTES - kept) / x->size || x->n > maxvar / x->size)
             continue;
         if ((x->vals = calloc(x->n, x->size)) == NULL)
             return NC_ENOMEM;
@@ -518,13 +520,15 @@ main(int argc, char **argv)
             rounds = atoi(argv[++i]);
         else if (!strcmp(argv[i], "-s") && i + 1 < argc)
             secs = atof(argv[++i]);
+        else if (!strcmp(argv[i], "-m") && i + 1 < argc)
+            maxvar = (size_t)atol(argv[++i]);
         else if (!strcmp(argv[i], "-k"))
             skip = 1;
         else
             break;
     }
     if (i >= argc || nthreads < 1 || nthreads > 64 || rounds < 1) {
-        fprintf(stderr, "usage: tst_share_read [-t THREADS] [-r ROUNDS] [-s SECONDS] [-k] PATH...\n");
+        fprintf(stderr, "usage: tst_share_read [-t THREADS] [-r ROUNDS] [-s SECONDS] [-m BYTES] [-k] PATH...\n");
         return 2;
     }
     for (; i < argc; i++) {
