@@ -37,7 +37,8 @@ Switches are leading path words, consumed left to right, any combination:
   k-ANYTHING        nothing: lets a test scope .ncrc settings by path
 Endpoints: /_count (JSON {path: n, "total": n} of the requests so far, the
 path without query; ?path=P gives one number), /_requests (JSON list of the
-requests' paths with their queries, as sent), /_reset, /_echo (the request
+request targets, the request lines' paths with their queries, byte for byte
+as sent; a path's %XX escapes are decoded only to find the file), /_reset, /_echo (the request
 headers as JSON, and "_path": the request line's path as sent), /_stop.
 
 Constraints (a query on .dds/.das/.dods) go to the module dap2subset.py
@@ -281,7 +282,8 @@ class Handler(BaseHTTPRequestHandler):
     # ---- files ----
     def serve_file(self, rest, query, sw, head):
         data = self.state.args.data
-        rel = os.path.normpath(rest.lstrip("/"))
+        # the path as a server reads it: %XX escapes decoded
+        rel = os.path.normpath(urllib.parse.unquote(rest).lstrip("/"))
         if rel.startswith("..") or os.path.isabs(rel):
             return self.send(400, dap_error(400, "bad path"), head=head)
         fpath = os.path.join(data, rel)

@@ -19,8 +19,10 @@
  * malformed or truncated .dods, NC_EDAPSVC for a server error response,
  * NC_ENOMEM, NC_EURL, NC_EPERM for every modifying call, ENOENT when a
  * file:// dataset has no .dds or .dods.  Memory: everything hangs on the
- * per-file D2file and is freed at close.  Threads: one open file is not
- * shared between threads without the caller's locking, as upstream.
+ * per-file D2file and is freed at close.  Threads: any thread may read
+ * an open file while others do (docs/threads.md): what reads fill in is
+ * behind the file's mutex, requests run outside it on sessions of their
+ * own.
  */
 #ifndef DAP2_H
 #define DAP2_H

@@ -56,6 +56,10 @@ d2_free(D2file *f)
     free(f->query);
     d2_projs_free(f);
     d2_params_free(f);
+    if (f->haslock) {
+        pthread_mutex_destroy(&f->lock);
+        pthread_mutex_destroy(&f->slock);
+    }
     free(f);
 }
 
@@ -129,6 +133,16 @@ D2_open(const char *path, int mode, int basepe, size_t *chunksizehintp, void *pa
     f->ncid = ncid;
     f->subid = -1;
     f->recdimid = -1;
+    if (pthread_mutex_init(&f->lock, NULL) != 0) {
+        free(f);
+        return NC_ENOMEM;
+    }
+    if (pthread_mutex_init(&f->slock, NULL) != 0) {
+        pthread_mutex_destroy(&f->lock);
+        free(f);
+        return NC_ENOMEM;
+    }
+    f->haslock = 1;
     if ((stat = d2_url_parse(path, f)))
         goto done;
     controls(f);
@@ -414,10 +428,27 @@ prefetch(D2file *f)
     return NC_NOERR;
 }
 
+/* The cached response holding v whole (made most recently used), or -1. */
+static int
+cache_find(D2file *f, const D2node *var, D2node **colp)
+{
+    for (size_t i = f->ncached; i-- > 0;) {
+        if (f->cached[i].var == var) {
+            D2cached c = f->cached[i];
+            memmove(f->cached + i, f->cached + i + 1, (f->ncached - i - 1) * sizeof c);
+            f->cached[f->ncached - 1] = c;  /* most recently used last */
+            return find_node(c.resp, var, colp);
+        }
+    }
+    return -1;
+}
+
 /* The column of a whole variable: from the response cache, else one
  * request (kept in the cache, least recently used responses dropped to
  * stay within cachecount and cachelimit).  A response larger than
- * cachelimit is not kept: it goes to *ownp, for the caller to free. */
+ * cachelimit is not kept: it goes to *ownp, for the caller to free.
+ * Called with f->lock held, which is released during the request: the
+ * column of a cached response stays valid while the caller holds it. */
 static int
 cached_var(D2file *f, const D2var *v, D2node **colp, D2node **ownp)
 {
@@ -425,19 +456,21 @@ cached_var(D2file *f, const D2var *v, D2node **colp, D2node **ownp)
     D2node *resp = NULL, *col;
     size_t size = 0;
     const D2node *one = v->node;
-    for (size_t i = f->ncached; i-- > 0;) {
-        if (f->cached[i].var == v->node) {
-            D2cached c = f->cached[i];
-            memmove(f->cached + i, f->cached + i + 1, (f->ncached - i - 1) * sizeof c);
-            f->cached[f->ncached - 1] = c;  /* most recently used last */
-            return find_node(c.resp, v->node, colp);
-        }
-    }
-    if ((stat = d2_fetch_vars(f, &one, 1, 0, NULL, NULL, NULL, &resp, &size)))
+    if ((stat = cache_find(f, v->node, colp)) >= 0)
+        return stat;
+    pthread_mutex_unlock(&f->lock);
+    stat = d2_fetch_vars(f, &one, 1, 0, NULL, NULL, NULL, &resp, &size);
+    pthread_mutex_lock(&f->lock);
+    if (stat)
         return stat;
     if ((stat = find_node(resp, v->node, &col)) || col->ncol != v->nelems) {
         d2_node_free(resp);
         return stat ? stat : NC_EDATADDS;
+    }
+    /* another thread may have kept the same variable meanwhile */
+    if ((stat = cache_find(f, v->node, colp)) >= 0) {
+        d2_node_free(resp);
+        return stat;
     }
     if (size > f->cachelimit) {
         *ownp = resp;
@@ -491,7 +524,7 @@ D2_get_vars(int ncid, int varid, const size_t *start, const size_t *count,
     ptrdiff_t st[NC_MAX_VAR_DIMS], one[NC_MAX_VAR_DIMS];
     size_t nd, total = 1, es;
     unsigned char *tmp = NULL;
-    int ask;
+    int ask, locked = 0;
     SUB(ncid);
     (void)sub;
 
@@ -526,8 +559,15 @@ D2_get_vars(int ncid, int varid, const size_t *start, const size_t *count,
         return NC_NOERR;
     nd = v->ndims - (v->isstring ? 1 : 0);
     es = ncx_memlen(v->type);
-    if (!f->isfile && f->prefetch && !f->prefetched && (stat = prefetch(f)))
-        return stat;
+    if (!f->isfile && f->prefetch) {
+        /* the first read of any thread makes the prefetch; the others wait */
+        pthread_mutex_lock(&f->lock);
+        if (!f->prefetched)
+            stat = prefetch(f);
+        pthread_mutex_unlock(&f->lock);
+        if (stat)
+            return stat;
+    }
     if (v->inprefetch) {
         if ((stat = find_node(f->prefetchresp, v->node, &col)))
             return stat;
@@ -538,8 +578,14 @@ D2_get_vars(int ncid, int varid, const size_t *start, const size_t *count,
         for (size_t i = 0; i < nd && !f->wholevar && ask == D2_ASK_SLAB; i++)
             if (start[i] != 0 || count[i] != shape[i] || (count[i] > 1 && st[i] != 1))
                 whole = 0;
-        if (whole && (stat = cached_var(f, v, &col, &owned)))
-            return stat;
+        if (whole) {
+            /* the cache's column is read under the lock (another thread's
+             * put may drop it), the gather below included */
+            pthread_mutex_lock(&f->lock);
+            locked = 1;
+            if ((stat = cached_var(f, v, &col, &owned)))
+                goto done;
+        }
         if (!whole) {
             /* one constrained request for exactly the selection, decoded
              * straight into the caller's buffer (or the conversion's) */
@@ -561,7 +607,11 @@ D2_get_vars(int ncid, int varid, const size_t *start, const size_t *count,
             }
         }
     } else {
-        if ((stat = d2_load_data(f)))
+        /* loaded once, then only read */
+        pthread_mutex_lock(&f->lock);
+        stat = d2_load_data(f);
+        pthread_mutex_unlock(&f->lock);
+        if (stat)
             return stat;
         if ((stat = find_node(f->data, v->node, &col)))
             return stat;
@@ -581,9 +631,15 @@ D2_get_vars(int ncid, int varid, const size_t *start, const size_t *count,
                v->isstring ? start[nd] : 0, v->isstring ? count[nd] : 0,
                v->isstring ? st[nd] : 1, es, tmp ? tmp : value);
 convert:
+    if (locked) {
+        pthread_mutex_unlock(&f->lock);
+        locked = 0;
+    }
     if (tmp != NULL)  /* as upstream: from the DAP type (Byte is unsigned) */
         stat = ncx_convert(d2_nativetype(v->node->atype), tmp, memtype, value, total);
 done:
+    if (locked)
+        pthread_mutex_unlock(&f->lock);
     free(tmp);
     d2_node_free(resp);
     d2_node_free(owned);

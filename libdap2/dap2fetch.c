@@ -72,18 +72,70 @@ with_ext(const char *base, const char *ext)
     return p;
 }
 
+#if NC_HAVE_HTTP
+/* A session for one request: an idle one, else a new one (so threads
+ * reading one handle fetch at once, each on its own curl handle). */
+static int
+session_take(D2file *f, nch_session **sp)
+{
+    int stat;
+    *sp = NULL;
+    pthread_mutex_lock(&f->slock);
+    if (f->nidle > 0)
+        *sp = f->idle[--f->nidle];
+    pthread_mutex_unlock(&f->slock);
+    if (*sp != NULL)
+        return NC_NOERR;
+    if ((stat = nch_session_open(f->base, sp)))
+        return stat;
+    /* request URLs are encoded here, as "encode" says */
+    nch_session_raw_urls(*sp, 1);
+    return NC_NOERR;
+}
+
+/* Back to the idle list (closed when the list cannot grow). */
+static void
+session_give(D2file *f, nch_session *s)
+{
+    int kept = 0;
+    pthread_mutex_lock(&f->slock);
+    if (f->nidle == f->idlecap) {
+        size_t ncap = f->idlecap ? 2 * f->idlecap : 4;
+        void **ni = realloc(f->idle, ncap * sizeof *ni);
+        if (ni != NULL) {
+            f->idle = ni;
+            f->idlecap = ncap;
+        }
+    }
+    if (f->nidle < f->idlecap) {
+        f->idle[f->nidle++] = s;
+        kept = 1;
+    }
+    pthread_mutex_unlock(&f->slock);
+    if (!kept)
+        nch_session_close(s);
+}
+#endif
+
 /* http(s): GET url into a NUL-terminated buffer. */
 static int
 http_get(D2file *f, const char *url, unsigned char **bufp, size_t *lenp)
 {
 #if NC_HAVE_HTTP
     nch_buf b = {NULL, 0, 0};
+    nch_session *s = NULL;
     struct timespec t0, t1;
     if (f->showfetch) {
         fprintf(stderr, "Note:fetch: %s\n", url);
         clock_gettime(CLOCK_MONOTONIC, &t0);
     }
-    int stat = nch_get(f->http, url, &b);
+    char *wire = d2_wire_url(url, f->encode);
+    int stat = wire ? session_take(f, &s) : NC_ENOMEM;
+    if (stat == NC_NOERR) {
+        stat = nch_get(s, wire, &b);
+        session_give(f, s);
+    }
+    free(wire);
     if (f->showfetch) {
         clock_gettime(CLOCK_MONOTONIC, &t1);
         fprintf(stderr, "Note:fetch complete: %0.3f secs\n",
@@ -110,13 +162,16 @@ d2_remote_open(D2file *f)
 {
 #if NC_HAVE_HTTP
     nch_session *s = NULL;
-    int stat = nch_session_open(f->base, &s);
+    int stat;
     /* upstream logs the requests with show=fetch when logging is on */
     f->showfetch = d2_param_check(f, "show", "fetch")
                    && (d2_param(f, "log") != NULL || getenv("NCLOGGING") != NULL);
     f->wholevar = d2_param(f, "wholevar") != NULL;
-    if (stat == NC_NOERR)
-        f->http = s;
+    f->encode = d2_encode_flags(f);
+    /* the first session, opened now so that a URL the HTTP layer refuses
+     * fails the open */
+    if ((stat = session_take(f, &s)) == NC_NOERR)
+        session_give(f, s);
     return stat;
 #else
     (void)f;
@@ -128,10 +183,12 @@ void
 d2_remote_close(D2file *f)
 {
 #if NC_HAVE_HTTP
-    if (f->http)
-        nch_session_close(f->http);
+    for (size_t i = 0; i < f->nidle; i++)
+        nch_session_close(f->idle[i]);
 #endif
-    f->http = NULL;
+    free(f->idle);
+    f->idle = NULL;
+    f->nidle = f->idlecap = 0;
 }
 
 /* A growing string. */
@@ -331,7 +388,16 @@ d2_fetch_direct(D2file *f, const D2node *var, size_t nd, const size_t *start,
         fprintf(stderr, "Note:fetch: %s\n", url.s);
         clock_gettime(CLOCK_MONOTONIC, &t0);
     }
-    stat = nch_get_stream(f->http, url.s, d2_direct_sink, &d);
+    {
+        char *wire = d2_wire_url(url.s, f->encode);
+        nch_session *s = NULL;
+        stat = wire ? session_take(f, &s) : NC_ENOMEM;
+        if (stat == NC_NOERR) {
+            stat = nch_get_stream(s, wire, d2_direct_sink, &d);
+            session_give(f, s);
+        }
+        free(wire);
+    }
     if (f->showfetch) {
         clock_gettime(CLOCK_MONOTONIC, &t1);
         fprintf(stderr, "Note:fetch complete: %0.3f secs\n",

@@ -3,6 +3,7 @@
 #ifndef DAP2INT_H
 #define DAP2INT_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include "dap2.h"
 #include "ncdapurl.h"
@@ -96,7 +97,15 @@ typedef struct D2file {
     size_t defaultstrlen;
     int fillmismatch;        /* a _FillValue takes its variable's type ("fillmismatch",
                               * default) or fails the open ("nofillmismatch") */
-    void *http;              /* the HTTP session (nchttp.h), NULL for file:// */
+    /* Threads: reads on one handle may run at once.  lock guards the
+     * prefetch, the response cache and the whole-.dods load (held across
+     * the request only for the prefetch and the load, made once); other
+     * requests run outside it, each on a session of its own.  slock guards
+     * the idle sessions. */
+    pthread_mutex_t lock, slock;
+    int haslock;
+    void **idle;             /* http(s): sessions (nchttp.h) not in use; NULL for file:// */
+    size_t nidle, idlecap;
     /* http(s): prefetch of small variables and the response cache */
     int prefetch;            /* prefetch at the first read ("prefetch", default on) */
     int prefetched;          /* the prefetch was made (or tried) */
@@ -111,7 +120,12 @@ typedef struct D2file {
     int showfetch;           /* "show=fetch" with logging on ("log" or NCLOGGING): each
                               * request's URL and time on stderr, as upstream's log */
     int wholevar;            /* "wholevar": a read fetches its whole variable (then cached) */
+    int encode;              /* D2_ENCODE_*: which parts of a request URL are %XX-encoded
+                              * ("encode=none|path|query|all", default query) */
 } D2file;
+
+#define D2_ENCODE_PATH 1
+#define D2_ENCODE_QUERY 2
 
 /* dap2url.c */
 int d2_url_parse(const char *url, D2file *f);
@@ -123,6 +137,17 @@ void d2_projs_free(D2file *f);
 /* The user's projection of variable v, or NULL. */
 const D2proj *d2_user_proj(const D2file *f, const D2node *v);
 int d2_param_check(const D2file *f, const char *key, const char *sub);
+/* The D2_ENCODE_* flags of the "encode" parameter, as upstream reads it: a
+ * comma-separated list of none, path, query, all applied in order to no
+ * flags; without the parameter, D2_ENCODE_QUERY. */
+int d2_encode_flags(const D2file *f);
+/* The request URL sent for url (scheme://authority/path.ext?query, as built
+ * unencoded): the path and the query %XX-encoded as flags say (every byte
+ * outside letters, digits and !#$&'()*+,-./:;=?@_~ as upstream, lowercase
+ * hex; a '%' starting a valid %XX escape is kept), a part not encoded sent
+ * as given but for space and control bytes, which no request line can
+ * carry.  NULL when out of memory. */
+char *d2_wire_url(const char *url, int flags);
 void d2_params_free(D2file *f);
 
 /* dap2meta.c: builds the classic view into the substrate. */

@@ -51,6 +51,85 @@ d2_param_check(const D2file *f, const char *key, const char *sub)
     return 0;
 }
 
+int
+d2_encode_flags(const D2file *f)
+{
+    const char *v = d2_param(f, "encode");
+    int flags = 0;
+    if (v == NULL)
+        return D2_ENCODE_QUERY;
+    while (*v) {
+        size_t n = strcspn(v, ",");
+        if (n == 4 && strncmp(v, "path", 4) == 0)
+            flags |= D2_ENCODE_PATH;
+        else if (n == 5 && strncmp(v, "query", 5) == 0)
+            flags |= D2_ENCODE_QUERY;
+        else if (n == 3 && strncmp(v, "all", 3) == 0)
+            flags |= D2_ENCODE_PATH | D2_ENCODE_QUERY;
+        else if (n == 4 && strncmp(v, "none", 4) == 0)
+            flags = 0;
+        v += n + (v[n] == ',');
+    }
+    return flags;
+}
+
+static int
+is_hex(char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* Appends [p, end) to q, encoded or not; returns the new end. */
+static char *
+encode_part(char *q, const char *p, const char *end, int encode)
+{
+    static const char hex[] = "0123456789abcdef";
+    static const char allow[] = "!#$&'()*+,-./:;=?@_~";
+    for (; p < end; p++) {
+        unsigned char c = (unsigned char)*p;
+        int keep;
+        if (c <= 0x20 || c == 0x7f)
+            keep = 0;
+        else if (!encode)
+            keep = 1;
+        else
+            keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                   || strchr(allow, c) != NULL
+                   || (c == '%' && end - p > 2 && is_hex(p[1]) && is_hex(p[2]));
+        if (keep) {
+            *q++ = (char)c;
+        } else {
+            *q++ = '%';
+            *q++ = hex[c >> 4];
+            *q++ = hex[c & 15];
+        }
+    }
+    return q;
+}
+
+char *
+d2_wire_url(const char *url, int flags)
+{
+    size_t len = strlen(url);
+    const char *sep = strstr(url, "://");
+    const char *path = sep ? sep + 3 : url;
+    const char *query;
+    char *out, *q;
+    path += strcspn(path, "/?");
+    query = path + strcspn(path, "?");
+    if ((out = malloc(3 * len + 1)) == NULL)
+        return NULL;
+    memcpy(out, url, (size_t)(path - url));
+    q = out + (path - url);
+    q = encode_part(q, path, query, flags & D2_ENCODE_PATH);
+    if (*query == '?') {
+        *q++ = '?';
+        q = encode_part(q, query + 1, url + len, flags & D2_ENCODE_QUERY);
+    }
+    *q = '\0';
+    return out;
+}
+
 /* libdispatch's URL parts in DAP2's form: nothing %XX-decoded (the file://
  * path and the parameters as written), as upstream's DAP2 client. */
 int

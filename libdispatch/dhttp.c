@@ -163,6 +163,7 @@ struct nch_session {
     char *cookiejar;  /* HTTP.COOKIEJAR file, or NULL */
     int encode;       /* ask for gzip/deflate bodies */
     int dap_errors;   /* a body starting "Error {" is a DAP2 error */
+    int raw_urls;     /* request URLs go to curl as given (the caller escaped them) */
     long status;      /* last HTTP status (0: none) */
     char *errtext;    /* last error text, "" when none */
     char curlerr[CURL_ERROR_SIZE];
@@ -219,6 +220,13 @@ nch_session_dap_errors(nch_session *s, int on)
 {
     if (s != NULL)
         s->dap_errors = on;
+}
+
+void
+nch_session_raw_urls(nch_session *s, int on)
+{
+    if (s != NULL)
+        s->raw_urls = on;
 }
 
 int
@@ -871,7 +879,7 @@ run(nch_session *s, const char *url)
         SETOPT(CURLOPT_PASSWORD, pwd);
         SETOPT(CURLOPT_HTTPAUTH, (long)CURLAUTH_ANY);
     }
-    if ((stat = escape_unsafe(clean, &escaped)))
+    if (!s->raw_urls && (stat = escape_unsafe(clean, &escaped)))
         goto done;
     SETOPT(CURLOPT_URL, escaped ? escaped : clean);
     SETOPT(CURLOPT_WRITEFUNCTION, write_cb);

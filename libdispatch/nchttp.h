@@ -71,6 +71,10 @@ int nch_buf_append(nch_buf *b, const void *bytes, size_t n);
  * nch_get and nch_get_stream: on by default; off for stores of arbitrary
  * bytes. */
 void nch_session_dap_errors(nch_session *s, int on);
+/* With on, the session's request URLs go to curl byte for byte: the caller
+ * has %XX-escaped what it wants escaped (DAP2's "encode" parameter); off
+ * (the default), the characters URLs do not allow are escaped here. */
+void nch_session_raw_urls(nch_session *s, int on);
 /* The size of the pieces curl hands a body over in (its receive buffer,
  * 16 KiB by default), for a session that reads large bodies: fewer, larger
  * reads.  Clamped to curl's limits; the HTTP.READ.BUFFERSIZE key, when
