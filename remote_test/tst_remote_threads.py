@@ -4,15 +4,17 @@
     tst_remote_threads.py TST_SHARE_READ NCGEN NCKERCHUNK|- WORKDIR
 
 A netCDF-4 file (chunked and deflated variables, a contiguous and a
-compact one, a string variable, a group, attributes) made with ncgen is
-served by the loopback rangeserver.py; tst_share_read (nc_test/) reads it
-from 6 threads through one handle of its #mode=bytes URL and, when
+compact one, a string variable, a group, attributes) and a CDF-5 file of
+the same numbers, made with ncgen, are served by the loopback
+rangeserver.py; tst_share_read (nc_test/) reads each from 6 threads
+through one handle of its #mode=bytes URL and, when
 nckerchunk is given, through one handle of a reference store
 (#mode=zarr,reference) whose chunks are ranges of that URL, every value
 against a serial read.  Small blocks in a small cache (16 KiB, 128 KiB)
 make the threads' reads fetch, fill and evict the block cache at once.
 """
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -78,6 +80,14 @@ def data_section():
             % (a, c, d, s, r, k, st, grp.rstrip().rstrip("}"), gv))
 
 
+def classic_cdl(text):
+    """The same data as a CDF-5 file: no storage settings, strings or group."""
+    text = re.sub(r"\n\s*\w+:_(ChunkSizes|DeflateLevel|Shuffle|Storage) = [^;]*;", "", text)
+    text = re.sub(r"\n\s*string str\(y\) ;", "", text)
+    text = re.sub(r"\n str = [^;]*;", "", text)
+    return text[:text.index("group: g {")].rstrip() + "\n}\n"
+
+
 def main():
     prog, ncgen, kerchunk, work = sys.argv[1:5]
     shutil.rmtree(work, ignore_errors=True)
@@ -92,9 +102,15 @@ def main():
         print(r.stderr.decode()[-500:])
         nctst.check(False, "ncgen")
         nctst.finish("tst_remote_threads")
+    cdl5 = os.path.join(work, "f5.cdl")
+    with open(cdl5, "w") as f:
+        f.write(classic_cdl(data_section()))
+    r = subprocess.run([ncgen, "-k", "nc5", "-o", os.path.join(data, "f5.nc"), cdl5], capture_output=True)
+    nctst.check(r.returncode == 0, "ncgen -k nc5: %s" % r.stderr.decode()[-300:])
     env = dict(os.environ, NETCDF_BYTERANGE_BLOCKSIZE="16k", NETCDF_BYTERANGE_CACHESIZE="128k")
     with rtest.server(data, work) as port:
-        urls = ["http://127.0.0.1:%d/f.nc#mode=bytes" % port]
+        urls = ["http://127.0.0.1:%d/f.nc#mode=bytes" % port,
+                "http://127.0.0.1:%d/f5.nc#mode=bytes" % port]
         if kerchunk != "-":
             ref = os.path.join(data, "f.json")
             r = subprocess.run([kerchunk, "-u", "http://127.0.0.1:%d/f.nc" % port, src, ref],
