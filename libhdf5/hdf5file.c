@@ -50,6 +50,12 @@ nc4h5_enddef(NC4_file *f)
     f->explicit_redef = 0;
     if (hf)
         hf->first_define = 0;
+    /* A parallel file gets the model but no H5Fflush: HDF5's MPI-IO driver
+     * ends every flush but the last with MPI_File_sync, which writes the
+     * whole file to disk on every rank (the fill values HDF5 has just
+     * written included).  nc_sync and nc_close write HDF5's metadata. */
+    if (hf && hf->par)
+        return f->readonly ? NC_NOERR : nc4h5_flush(f);
     return sync_file(f);
 }
 

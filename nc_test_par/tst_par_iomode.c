@@ -6,7 +6,10 @@
  * a selection that interleaves with the other ranks' (a column each) stays
  * a collective MPI-IO write.  Collective reads likewise.  The MPI-IO calls
  * are counted through MPI's profiling interface (this program's
- * MPI_File_write* and MPI_File_read* run before PMPI_File_*).  Every value is checked afterwards, serially on rank 0
+ * MPI_File_write*, MPI_File_read* and MPI_File_sync run before
+ * PMPI_File_*), and so are the syncs: nc_enddef makes none (HDF5's
+ * MPI-IO driver would sync the whole file to disk on every rank at a
+ * flush there), nc_sync one.  Every value is checked afterwards, serially on rank 0
  * and in parallel on every rank. */
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +86,17 @@ MPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype type, MPI_Status *
     return PMPI_File_read(fh, buf, count, type, status);
 }
 
+/* MPI_File_sync: HDF5's MPI-IO driver makes one at every flush but the
+ * last (H5Fflush), which forces the whole file to disk on every rank. */
+static long n_sync;
+
+int
+MPI_File_sync(MPI_File fh)
+{
+    n_sync++;
+    return PMPI_File_sync(fh);
+}
+
 static float
 vval(int r, int c)
 {
@@ -127,7 +141,11 @@ main(int argc, char **argv)
     /* No fill: only the writes below make MPI-IO calls after nc_enddef. */
     ERR(nc_def_var_fill(ncid, v, NC_NOFILL, NULL));
     ERR(nc_def_var_fill(ncid, w, NC_NOFILL, NULL));
+    /* nc_enddef writes no fsync through MPI-IO (nc_sync does, below). */
+    n_sync = 0;
     ERR(nc_enddef(ncid));
+    if (n_sync != 0)
+        FAIL("nc_enddef made %ld MPI_File_sync calls (want 0)", n_sync);
     ERR(nc_var_par_access(ncid, v, NC_COLLECTIVE));
     ERR(nc_var_par_access(ncid, w, NC_COLLECTIVE));
     ERR(nc_var_par_access(ncid, e, NC_COLLECTIVE));
@@ -166,6 +184,21 @@ main(int argc, char **argv)
         if (nranks > 1 ? all[2 * r] < 1 : all[2 * r] != 0 || all[2 * r + 1] < 1)
             FAIL("columns: rank %d made %ld collective and %ld independent MPI-IO writes",
                  r, all[2 * r], all[2 * r + 1]);
+    n_sync = 0;
+    ERR(nc_sync(ncid));
+    if (n_sync != 1)
+        FAIL("nc_sync made %ld MPI_File_sync calls (want 1)", n_sync);
+    /* A redef that adds a variable, and its nc_enddef: no sync either. */
+    ERR(nc_redef(ncid));
+    int x;
+    ERR(nc_def_var(ncid, "x", NC_INT, 1, dims, &x));
+    n_sync = 0;
+    ERR(nc_enddef(ncid));
+    if (n_sync != 0)
+        FAIL("nc_enddef after nc_redef made %ld MPI_File_sync calls (want 0)", n_sync);
+    int xv = rank + 7;
+    size_t xs = (size_t)rank, one = 1;
+    ERR(nc_put_vara_int(ncid, x, &xs, &one, &xv));
     ERR(nc_close(ncid));
 
     /* Every value, read by every rank in parallel (its neighbour's row) and
@@ -211,6 +244,11 @@ main(int argc, char **argv)
             for (int c = 0; c < COLS; c++)
                 if (row[c] != (r == 0 ? NC_FILL_FLOAT : vval(r, c)))
                     FAIL("e[%d][%d] = %g", r, c, row[c]);
+            int xv;
+            size_t xs = (size_t)r;
+            ERR(nc_get_var1_int(ncid, 3, &xs, &xv));
+            if (xv != r + 7)
+                FAIL("x[%d] = %d", r, xv);
             size_t ws[2] = {0, (size_t)r};
             ERR(nc_get_vara_float(ncid, w, ws, wcount, col));
             for (int i = 0; i < ROWS; i++)
