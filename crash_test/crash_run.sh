@@ -25,6 +25,12 @@ case $FMT in
   classic|cdf5|nc4) P="$D/f.nc" ;;
   zarr|zarrnf) P="file://$D/f.zarr#mode=nczarr,file" ;;
   zip) P="file://$D/f.zip#mode=nczarr,zip" ;;
+  # s3: under nczarr_test/s3server.sh run (NCZ_S3_ENDPOINT, NCZ_S3_BUCKET);
+  # each run writes its own prefix, removed from the server's directory
+  # CRASH_S3_DATA after the check
+  s3) [ -n "${NCZ_S3_ENDPOINT:-}" ] && [ -n "${NCZ_S3_BUCKET:-}" ] || {
+        echo "s3 needs NCZ_S3_ENDPOINT and NCZ_S3_BUCKET"; exit 2; }
+      S3N=0; P="" ;;
   *) echo "unknown format $FMT"; exit 2 ;;
 esac
 # sanitizer builds: the shim is preloaded beside the runtime linked in,
@@ -32,7 +38,14 @@ esac
 ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}verify_asan_link_order=0"
 export ASAN_OPTIONS
 WASAN="$ASAN_OPTIONS:detect_leaks=0"
-clean() { rm -rf "$D/f.nc" "$D/f.zarr" "$D/f.zip" "$D"/f.zip.* "$D/log"; }
+clean() {
+  rm -rf "$D/f.nc" "$D/f.zarr" "$D/f.zip" "$D"/f.zip.* "$D/log"
+  if [ "$FMT" = s3 ]; then
+    [ -n "$P" ] && [ -n "${CRASH_S3_DATA:-}" ] && rm -rf "$CRASH_S3_DATA/$NCZ_S3_BUCKET/crash$$-$S3N"
+    S3N=$((S3N + 1))
+    P="$NCZ_S3_ENDPOINT/$NCZ_S3_BUCKET/crash$$-$S3N#mode=nczarr,s3"
+  fi
+}
 
 clean
 CRASH_COUNT="$D/count" LD_PRELOAD="$SHIM" "$W" write "$FMT" "$P" "$D/log" || {
@@ -60,6 +73,7 @@ for n in $POINTS; do
   kill at write $n: $out"
   fi
 done
+clean
 echo "crash $FMT: $runs runs, $fails failures, $insync of them inside a sync ($T write points, tear=$TEAR)$list"
 [ $REPORT = 1 ] && exit 0
 [ $DAMAGE = 1 ] && { [ $fails -gt 0 ]; exit; }

@@ -2,7 +2,8 @@
  * at a chosen write, to stop a writer at every point of its I/O.
  *
  * Calls that change files (write, pwrite, writev, pwritev, fwrite, rename,
- * ftruncate, unlink...) are counted in program order.  With CRASH_AT=N the
+ * ftruncate, unlink...) and sends on sockets (send, sendto, sendmsg: the
+ * requests to an S3 server) are counted in program order.  With CRASH_AT=N the
  * N-th such call is not made (or, with CRASH_TEAR=1 and a write of more
  * than one page, only a page-aligned prefix of it is made, as a kill in the
  * middle of a long write leaves it) and the process kills itself.  With
@@ -27,6 +28,7 @@
 #include <errno.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -325,4 +327,39 @@ unlinkat(int d, const char *p, int flags)
     if (point(0) >= 0)
         die();
     return real_unlinkat(d, p, flags);
+}
+
+/* Sends: a request to a server is cut where the process dies (the part
+ * sent before reaches the server, then the connection closes). */
+ssize_t
+send(int fd, const void *b, size_t n, int flags)
+{
+    long k;
+    NEXT(send);
+    if ((k = point(n)) >= 0) {
+        (void)real_send(fd, b, (size_t)k, flags);
+        die();
+    }
+    return real_send(fd, b, n, flags);
+}
+
+ssize_t
+sendto(int fd, const void *b, size_t n, int flags, const struct sockaddr *to, socklen_t tolen)
+{
+    long k;
+    NEXT(sendto);
+    if ((k = point(n)) >= 0) {
+        (void)real_sendto(fd, b, (size_t)k, flags, to, tolen);
+        die();
+    }
+    return real_sendto(fd, b, n, flags, to, tolen);
+}
+
+ssize_t
+sendmsg(int fd, const struct msghdr *m, int flags)
+{
+    NEXT(sendmsg);
+    if (point(0) >= 0)
+        die();
+    return real_sendmsg(fd, m, flags);
 }

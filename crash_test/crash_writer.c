@@ -7,11 +7,13 @@
  *
  * FORMAT is classic, cdf5, nc4, zarr (NCZarr directory store), zarrnf (the
  * same without fill: partial chunk writes go into the chunk files in
- * place) or zip.  In netCDF-4 and Zarr a chunk holds 4 records.  The
+ * place), zip or s3 (NCZarr on an S3 server; PATH its URL).  In netCDF-4 and Zarr a chunk holds 4 records.  The
  * writer appends records of 64 KiB, each followed by nc_sync; every third
  * record a redef adds a global attribute (the classic header grows, so
  * nc_enddef moves all data), every sixth also a fixed variable (the
  * records move again) or a record variable (every record is spread).
+ * The checker also reads every variable whole: a read that fails (metadata
+ * naming a chunk that is not there or is cut short) is damage too.
  * The checker exits 0 when every synced value is there, 1 when something
  * synced is lost or altered or the file does not open (4 when so after a
  * kill inside nc_sync, nc_redef or nc_enddef), 2 on usage errors.
@@ -170,6 +172,35 @@ check_ints(int ncid, const char *name, int rec, int at, int isrec)
     return 0;
 }
 
+/* Every variable read whole, as its own type. */
+static int
+read_all_vars(int ncid)
+{
+    int nvars, v, st, ndims, dimids[NC_MAX_VAR_DIMS], d;
+    size_t n, len, tsize;
+    nc_type xtype;
+    void *buf;
+    if ((st = nc_inq_nvars(ncid, &nvars)))
+        return bad("nvars", 0, st);
+    for (v = 0; v < nvars; v++) {
+        if ((st = nc_inq_var(ncid, v, NULL, &xtype, &ndims, dimids, NULL)) ||
+            (st = nc_inq_type(ncid, xtype, NULL, &tsize)))
+            return bad("inq_var", v, st);
+        for (n = 1, d = 0; d < ndims; d++) {
+            if ((st = nc_inq_dimlen(ncid, dimids[d], &len)))
+                return bad("dimlen", v, st);
+            n *= len;
+        }
+        if ((buf = malloc(n ? n * tsize : 1)) == NULL)
+            return 3;
+        st = nc_get_var(ncid, v, buf);
+        free(buf);
+        if (st)
+            return bad("whole variable", v, st);
+    }
+    return 0;
+}
+
 static int
 do_check(const char *path, const char *logpath)
 {
@@ -214,6 +245,8 @@ do_check(const char *path, const char *logpath)
             rc = check_ints(ncid, name, 1000 + s, 0, 0);
         }
     }
+    if (rc == 0)
+        rc = read_all_vars(ncid);
     if ((st = nc_close(ncid)) && rc == 0)
         rc = bad("close", 0, st);
     return rc;
