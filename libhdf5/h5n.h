@@ -193,6 +193,15 @@ int h5n_v1_atts_check(h5n_file *f, uint64_t addr);
  * B-tree; H5N_GIVEUP when damaged. */
 int h5n_chunk_index_check(h5n_file *f, const struct h5n_obj *o, uint64_t addr);
 
+/* The same walk, fn called for every chunk the B-tree lists: origin (the
+ * chunk rank's offsets, then the element-size dimension's, normally 0),
+ * stored size, filter mask, address; fn's nonzero answer stops the walk
+ * (H5N_GIVEUP).  *walked 1 when the dataset has such a B-tree (0: another
+ * index, or no chunk written, and fn was never called). */
+typedef int (*h5n_chunk_fn)(void *ctx, const uint64_t *origin, uint32_t size, uint32_t mask, uint64_t addr);
+int h5n_chunk_index_walk(h5n_file *f, const struct h5n_obj *o, uint64_t addr, h5n_chunk_fn fn, void *ctx,
+                         int *walked);
+
 /* Bob Jenkins' lookup3 hash, HDF5's metadata checksum. */
 uint32_t h5n_lookup3(const unsigned char *k, size_t length);
 

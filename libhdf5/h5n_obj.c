@@ -919,6 +919,8 @@ typedef struct {
     h5n_file *f;
     unsigned nd;             /* chunk rank + 1 (the element-size dimension) */
     uint64_t budget;         /* nodes left to visit */
+    h5n_chunk_fn fn;         /* called for every chunk (NULL: none) */
+    void *ctx;
 } bt1;
 
 static int
@@ -946,12 +948,23 @@ bt1_node(bt1 *b, uint64_t addr, int level)
     /* Chunks themselves (level 0) are bounded where they are read. */
     for (unsigned i = 0; i < n && !stat && level > 0; i++)
         stat = bt1_node(b, le(buf + (size_t)i * (ks + 8) + ks, 8), level - 1);
+    /* A chunk's key: its stored size, filter mask and origin (the
+     * element-size dimension last); its address follows. */
+    for (unsigned i = 0; i < n && !stat && level == 0 && b->fn != NULL; i++) {
+        const unsigned char *k = buf + (size_t)i * (ks + 8);
+        uint64_t origin[H5N_MAX_RANK + 1];
+        for (unsigned d = 0; d < b->nd && d <= H5N_MAX_RANK; d++)
+            origin[d] = le(k + 8 + 8 * (size_t)d, 8);
+        if (b->fn(b->ctx, origin, (uint32_t)le(k, 4), (uint32_t)le(k + 4, 4), le(k + ks, 8)))
+            stat = GIVEUP;
+    }
     free(buf);
     return stat;
 }
 
-int
-h5n_chunk_index_check(h5n_file *f, const h5n_obj *o, uint64_t addr)
+/* Both below: the root and rank of the B-tree, then the walk. */
+static int
+chunk_index_walk(h5n_file *f, const h5n_obj *o, uint64_t addr, h5n_chunk_fn fn, void *ctx, int *walked)
 {
     unsigned char *lay = NULL;
     size_t len = 0;
@@ -977,8 +990,27 @@ h5n_chunk_index_check(h5n_file *f, const h5n_obj *o, uint64_t addr)
     }
     if (root == H5N_UNDEF || nd == 0)
         return NC_NOERR;   /* no B-tree of version 1 (or nothing written) */
+    if (fn != NULL && nd > H5N_MAX_RANK + 1)
+        return GIVEUP;
     b.f = f;
     b.nd = nd;
     b.budget = h5n_file_size(f) / 24 + 1;
+    b.fn = fn;
+    b.ctx = ctx;
+    if (walked)
+        *walked = 1;
     return bt1_node(&b, root, -1);
+}
+
+int
+h5n_chunk_index_check(h5n_file *f, const h5n_obj *o, uint64_t addr)
+{
+    return chunk_index_walk(f, o, addr, NULL, NULL, NULL);
+}
+
+int
+h5n_chunk_index_walk(h5n_file *f, const h5n_obj *o, uint64_t addr, h5n_chunk_fn fn, void *ctx, int *walked)
+{
+    *walked = 0;
+    return chunk_index_walk(f, o, addr, fn, ctx, walked);
 }

@@ -27,7 +27,12 @@
  * one handle read and decode in parallel.  The file is checked once per
  * request (fstat: same size and modification time as when the table was
  * begun); a file another writer changed, a writable handle, an image in
- * memory or a remote file read through HDF5 (H5Dread_chunk) as before. */
+ * memory or a remote file read through HDF5 (H5Dread_chunk) as before.
+ * The table is filled in one walk of the chunk index by the native reader
+ * when the index is a version-1 B-tree (netCDF-4 files), else chunk by
+ * chunk as requests need them.  The same table and reads serve the
+ * unfiltered chunked datasets hdf5data.c reads straight from the file
+ * (nc4h5_plain_begin). */
 #include "config.h"
 #include <errno.h>
 #include <pthread.h>
@@ -38,6 +43,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "hdf5chunk.h"
+#include "h5n.h"
 #include "ncfilter.h"
 #include "ncchunk.h"
 
@@ -82,6 +88,9 @@ typedef struct vcache {
     int fill_never;                  /* fill time "never": unwritten chunks read as nothing */
     int writable;                    /* the file is open for writing */
     hsize_t fsize;                   /* the file's size: no stored chunk is larger */
+    int plain;                       /* unfiltered, of a read-only file: cd, celems,
+                                      * cbytes and the pread table serve
+                                      * nc4h5_plain_begin */
     int engine;                      /* ev is set up */
     ncc_var ev;                      /* the engine's variable and write-back cache */
     /* Raw reads by pread (read-only file on disk), else through HDF5. */
@@ -141,6 +150,60 @@ hdf5_has_filters(hid_t dcpl, int nf)
     return NC_NOERR;
 }
 
+/* One chunk of the index walk into vc's table (nonzero: the walk is not
+ * to be trusted -- a chunk off the grid, outside the file, listed twice). */
+static int
+table_put(void *ctx, const uint64_t *origin, uint32_t size, uint32_t mask, uint64_t addr)
+{
+    vcache *vc = ctx;
+    size_t i = 0;
+    if (origin[vc->nd] != 0 || size == 0 || addr > (uint64_t)vc->st.st_size ||
+        size > (uint64_t)vc->st.st_size - addr)
+        return 1;
+    for (int d = 0; d < vc->nd; d++) {
+        uint64_t c = origin[d] / vc->cd[d];
+        if (origin[d] % vc->cd[d] != 0 || c >= vc->grid[d])
+            return 1;
+        i = i * vc->grid[d] + (size_t)c;
+    }
+    if (atomic_load_explicit(&vc->table[i].addr, memory_order_relaxed) != 0)
+        return 1;
+    atomic_store_explicit(&vc->table[i].sizemask, (uint64_t)size << 32 | mask, memory_order_relaxed);
+    atomic_store_explicit(&vc->table[i].addr, addr + 2, memory_order_relaxed);
+    return 0;
+}
+
+/* vc's table filled in one walk of dataset did's chunk index by the
+ * native reader, when it is a version-1 B-tree (HDF5's query of one chunk,
+ * H5Dget_chunk_info_by_coord, walks the whole index in this HDF5: a table
+ * filled chunk by chunk cost the square of the chunks); the chunks it
+ * does not list were never written.  Another index, or one the walk does
+ * not trust: every entry left unasked (HDF5 is asked chunk by chunk).
+ * Locked (the state is not shared yet). */
+static void
+table_walk(vcache *vc, hid_t did)
+{
+    h5n_file *nf = nc4h5_guard(vc->var->grp->file);
+    h5n_obj o;
+    haddr_t oaddr;
+    int walked = 0, stat;
+    if (nf == NULL || nc4h5_obj_addr(did, &oaddr) != NC_NOERR)
+        return;
+    memset(&o, 0, sizeof(o));
+    /* A version-2 header parsed, else (version 1) the walk reads it. */
+    if ((stat = h5n_read_obj(nf, (uint64_t)oaddr, &o)) == NC_ENOMEM)
+        return;
+    stat = h5n_chunk_index_walk(nf, stat == NC_NOERR && o.nbufs > 0 ? &o : NULL, (uint64_t)oaddr, table_put, vc,
+                                &walked);
+    h5n_obj_free(&o);
+    for (size_t i = 0; i < vc->ntable; i++) {
+        if (stat || !walked)
+            atomic_store_explicit(&vc->table[i].addr, 0, memory_order_relaxed);
+        else if (atomic_load_explicit(&vc->table[i].addr, memory_order_relaxed) == 0)
+            atomic_store_explicit(&vc->table[i].addr, 1, memory_order_relaxed);
+    }
+}
+
 /* Raw reads by pread for dataset did of the read-only file fid, when HDF5
  * reads it with its POSIX driver (not an image in memory, not a remote
  * file, no user block): its descriptor, the file's identity, and
@@ -186,6 +249,8 @@ pread_setup(vcache *vc, hid_t did, hid_t fid)
         }
         H5Sclose(sid);
     }
+    if (vc->ntable > 0)
+        table_walk(vc, did);
     atomic_store(&vc->pfd, fd);
 }
 
@@ -228,6 +293,34 @@ nc4h5_dcpl_chain(hid_t dcpl, int nd, hsize_t *cd, nc4h5_chain_spec *cs)
     return 1;
 }
 
+/* An unfiltered chunked dataset (dcpl) of a file opened read-only: its
+ * chunk shape, and on disk the table and descriptor of reads by pread
+ * for hdf5data.c's reads straight from the file (nc4h5_plain_begin).
+ * Locked. */
+static void
+plain_setup(vcache *vc, hid_t did, hid_t dcpl)
+{
+    unsigned intent = H5F_ACC_RDWR;
+    hid_t fid;
+    if (H5Pget_layout(dcpl) != H5D_CHUNKED || H5Pget_nfilters(dcpl) != 0 ||
+        H5Pget_chunk(dcpl, vc->nd, vc->cd) != vc->nd)
+        return;
+    vc->celems = 1;
+    for (int d = 0; d < vc->nd; d++) {
+        if (vc->cd[d] == 0 || (double)vc->celems * (double)vc->cd[d] * (double)vc->size > (double)UINT32_MAX)
+            return;
+        vc->celems *= (size_t)vc->cd[d];
+    }
+    vc->cbytes = vc->celems * vc->size;
+    if ((fid = H5Iget_file_id(did)) < 0)
+        return;
+    if (H5Fget_intent(fid, &intent) >= 0 && (intent & H5F_ACC_RDWR) == 0) {
+        vc->plain = 1;
+        pread_setup(vc, did, fid);
+    }
+    H5Fclose(fid);
+}
+
 /* What the pipeline needs of dataset did (memory type mtid, the file type
  * when the pipeline may take it) into vc; vc->usable stays 0 when its
  * requests are HDF5's.  Locked. */
@@ -244,8 +337,10 @@ vc_setup(vcache *vc, hid_t did, hid_t mtid)
         return NC_NOERR;
     if ((dcpl = H5Dget_create_plist(did)) < 0)
         return NC_NOERR;
-    if (!nc4h5_dcpl_chain(dcpl, nd, vc->cd, &cs))
+    if (!nc4h5_dcpl_chain(dcpl, nd, vc->cd, &cs)) {
+        plain_setup(vc, did, dcpl);
         goto done;
+    }
     nf = (int)cs.nf;
     /* HDF5's path (taken for some requests) needs the filters too. */
     for (int i = 0; i < nf; i++)
@@ -471,6 +566,37 @@ table_entry(const vcache *vc, const hsize_t *off)
     return &vc->table[i];
 }
 
+/* Ask HDF5 where the chunk at off lies and keep the answer in e (when
+ * not NULL): *ap the table's form of its address (1: never written, else
+ * the file offset + 2), *nb, *mask.  Locked. */
+static int
+chunk_ask(const vcache *vc, const hsize_t *off, centry *e, uint64_t *ap, hsize_t *nb, unsigned *mask)
+{
+    unsigned fm = 0;
+    haddr_t ha = HADDR_UNDEF;
+    hsize_t sz = 0;
+    uint64_t a;
+    if (H5Dget_chunk_info_by_coord(vc->did, off, &fm, &ha, &sz) < 0)
+        return NC_EHDFERR;
+    if (ha == HADDR_UNDEF || sz == 0) {
+        a = 1;
+        sz = 0;
+    } else {
+        /* Inside the file (a damaged index may say anything). */
+        if (sz > (hsize_t)UINT32_MAX || ha > (haddr_t)vc->st.st_size || sz > (hsize_t)vc->st.st_size - ha)
+            return NC_EHDFERR;
+        a = (uint64_t)ha + 2;
+    }
+    if (e) {
+        atomic_store_explicit(&e->sizemask, (uint64_t)sz << 32 | fm, memory_order_relaxed);
+        atomic_store_explicit(&e->addr, a, memory_order_release);
+    }
+    *ap = a;
+    *nb = sz;
+    *mask = fm;
+    return NC_NOERR;
+}
+
 /* Where the chunk at off lies: *addr (file offset, UINT64_MAX: never
  * written), *nb, *mask, from the table or asked of HDF5 (taking the lock)
  * and kept there. */
@@ -480,31 +606,12 @@ chunk_where(vcache *vc, const hsize_t *off, uint64_t *addr, hsize_t *nb, unsigne
     centry *e = table_entry(vc, off);
     uint64_t a = e ? atomic_load_explicit(&e->addr, memory_order_acquire) : 0;
     if (a == 0) {
-        unsigned fm = 0;
-        haddr_t ha = HADDR_UNDEF;
-        hsize_t sz = 0;
-        int ok;
+        int stat;
         nc4h5_lock();
-        ok = H5Dget_chunk_info_by_coord(vc->did, off, &fm, &ha, &sz) >= 0;
+        stat = chunk_ask(vc, off, e, &a, nb, mask);
         nc4h5_unlock();
-        if (!ok)
-            return NC_EHDFERR;
-        if (ha == HADDR_UNDEF || sz == 0) {
-            a = 1;
-            sz = 0;
-        } else {
-            /* Inside the file (a damaged index may say anything). */
-            if (sz > (hsize_t)UINT32_MAX || ha > (haddr_t)vc->st.st_size ||
-                sz > (hsize_t)vc->st.st_size - ha)
-                return NC_EHDFERR;
-            a = (uint64_t)ha + 2;
-        }
-        if (e) {
-            atomic_store_explicit(&e->sizemask, (uint64_t)sz << 32 | fm, memory_order_relaxed);
-            atomic_store_explicit(&e->addr, a, memory_order_release);
-        }
-        *nb = sz;
-        *mask = fm;
+        if (stat)
+            return stat;
     } else {
         uint64_t sm = atomic_load_explicit(&e->sizemask, memory_order_relaxed);
         *nb = sm >> 32;
@@ -860,6 +967,184 @@ chunk_write(NC4_var *var, hid_t did, hid_t mtid, int nd, const hsize_t *start, c
     stat = ncc_write(&vc->ev, &s, in, 1);
     vc_lost(vc);
     return stat;
+}
+
+/* ---- unfiltered chunks of read-only files (hdf5data.c's plain reads) ----------------- */
+
+/* ncc_plain's where from vc's table (plain_fill asked HDF5 for every
+ * chunk of the request first): the chunk's file offset. */
+static int
+plain_where(void *src, const uint64_t *idx, uint64_t *offp, size_t *nelemsp)
+{
+    const vcache *vc = src;
+    size_t i = 0;
+    uint64_t a;
+    for (int d = 0; d < vc->nd; d++) {
+        if (idx[d] >= vc->grid[d])
+            return NC_EHDFERR;
+        i = i * vc->grid[d] + (size_t)idx[d];
+    }
+    a = atomic_load_explicit(&vc->table[i].addr, memory_order_acquire);
+    if (a == 1)
+        return NC_EEMPTY;
+    /* Stored at the full size of a chunk (anything else is HDF5's to judge). */
+    if (a == 0 || atomic_load_explicit(&vc->table[i].sizemask, memory_order_relaxed) >> 32 != vc->cbytes)
+        return NC_EHDFERR;
+    *offp = a - 2;
+    *nelemsp = vc->celems;
+    return NC_NOERR;
+}
+
+/* ncc_plain's read by pread on HDF5's descriptor, outside every lock. */
+static int
+plain_pread(void *src, uint64_t off, void *buf, size_t len)
+{
+    const vcache *vc = src;
+    atomic_fetch_add_explicit(&n_pread, 1, memory_order_relaxed);
+    return pread_all(atomic_load_explicit(&vc->pfd, memory_order_relaxed), buf, len, off);
+}
+
+/* The table's entries of every chunk holding an element of s (grid g)
+ * that are not asked yet, asked of HDF5 under one hold of the lock. */
+static int
+plain_fill(vcache *vc, const ncc_grid *g, const ncc_sel *s)
+{
+    uint64_t idx[H5S_MAX_RANK];
+    size_t k0[H5S_MAX_RANK], nk[H5S_MAX_RANK], l0[H5S_MAX_RANK];
+    int stat = NC_NOERR, locked = 0;
+    for (int d = 0; d < vc->nd; d++)
+        idx[d] = s->clo[d];
+    do {
+        hsize_t off[H5S_MAX_RANK], nb;
+        uint64_t a;
+        unsigned mask;
+        centry *e;
+        if (!ncc_sel_part(g, s, idx, k0, nk, l0))
+            continue;
+        for (int d = 0; d < vc->nd; d++)
+            off[d] = (hsize_t)idx[d] * vc->cd[d];
+        if ((e = table_entry(vc, off)) == NULL) {
+            stat = NC_EHDFERR;
+            break;
+        }
+        if (atomic_load_explicit(&e->addr, memory_order_acquire) != 0)
+            continue;
+        if (!locked) {
+            nc4h5_lock();
+            locked = 1;
+        }
+        if ((stat = chunk_ask(vc, off, e, &a, &nb, &mask)))
+            break;
+    } while (ncc_sel_next(s, idx));
+    if (locked)
+        nc4h5_unlock();
+    return stat;
+}
+
+/* HDF5's path: whether chunk idx is stored, asked of HDF5
+ * (H5Dget_chunk_storage_size would fail for a chunk never written in this
+ * HDF5).  The request holds the lock. */
+static int
+h5plain_where(void *src, const uint64_t *idx, uint64_t *offp, size_t *nelemsp)
+{
+    const nc4h5_plain_chunks *pc = src;
+    hsize_t off[H5S_MAX_RANK], nb = 0;
+    haddr_t addr = HADDR_UNDEF;
+    unsigned mask = 0;
+    uint64_t lin = 0;
+    for (int d = 0; d < pc->nd; d++) {
+        off[d] = (hsize_t)idx[d] * pc->cd[d];
+        lin = lin * pc->nchunks[d] + idx[d];
+    }
+    if (H5Dget_chunk_info_by_coord(pc->did, off, &mask, &addr, &nb) < 0)
+        return NC_EHDFERR;
+    if (addr == HADDR_UNDEF || nb == 0)
+        return NC_EEMPTY; /* never written */
+    if (nb != (hsize_t)pc->cbytes)
+        return NC_EHDFERR;
+    *offp = lin;
+    *nelemsp = pc->celems;
+    return NC_NOERR;
+}
+
+/* HDF5's path: chunk lin (h5plain_where's position) read raw.  The
+ * request holds the lock. */
+static int
+h5plain_read(void *src, uint64_t lin, void *buf, size_t len)
+{
+    const nc4h5_plain_chunks *pc = src;
+    hsize_t off[H5S_MAX_RANK];
+    uint32_t mask = 0;
+    (void)len;
+    for (int d = pc->nd - 1; d >= 0; d--) {
+        off[d] = (hsize_t)(lin % pc->nchunks[d]) * pc->cd[d];
+        lin /= pc->nchunks[d];
+    }
+    atomic_fetch_add_explicit(&n_hdf5, 1, memory_order_relaxed);
+    return H5Dread_chunk(pc->did, H5P_DEFAULT, off, &mask, buf) < 0 ? NC_EHDFERR : NC_NOERR;
+}
+
+int
+nc4h5_plain_begin(NC4_var *var, hid_t did, hid_t mtid, size_t size, const ncc_grid *g, const ncc_sel *s,
+                  nc4h5_plain_chunks *pc, ncc_plain *p)
+{
+    vcache *vc = NULL;
+    int nd = g->rank;
+    memset(pc, 0, sizeof(*pc));
+    if (nd < 1 || nd > H5S_MAX_RANK || size == 0)
+        return NC_EINVAL;
+    pc->did = did;
+    pc->nd = nd;
+    pc->celems = g->chunkelems;
+    pc->cbytes = g->chunkelems * size;
+    for (int d = 0; d < nd; d++) {
+        pc->cd[d] = (hsize_t)g->chunk[d];
+        pc->nchunks[d] = (s->len[d] + g->chunk[d] - 1) / g->chunk[d];
+    }
+    if (!nc4h5_lock_held()) {
+        int same;
+        pc->m = var_lock(var);
+        if (vc_get(var, did, mtid, nd, size, &vc) == NC_NOERR && vc != NULL && vc->plain && vc->ntable > 0) {
+            same = vc->nd == nd && vc->cbytes == pc->cbytes;
+            for (int d = 0; d < nd && same; d++)
+                same = vc->cd[d] == pc->cd[d];
+            if (same)
+                pread_check(vc);
+            if (same && atomic_load(&vc->pfd) >= 0) {
+                int stat = plain_fill(vc, g, s);
+                if (stat) {
+                    nc4h5_plain_end(pc);
+                    return stat;
+                }
+                p->where = plain_where;
+                p->read = plain_pread;
+                p->src = vc;
+                p->serial = 0;
+                pc->vc = vc;
+                return NC_NOERR;
+            }
+        }
+        var_unlock(pc->m);
+        pc->m = NULL;
+    }
+    /* HDF5's path, the whole request under one hold of the lock. */
+    nc4h5_lock();
+    pc->held = 1;
+    p->where = h5plain_where;
+    p->read = h5plain_read;
+    p->src = pc;
+    p->serial = 1;
+    return NC_NOERR;
+}
+
+void
+nc4h5_plain_end(nc4h5_plain_chunks *pc)
+{
+    if (pc->held)
+        nc4h5_unlock();
+    pc->held = 0;
+    var_unlock(pc->m);
+    pc->m = NULL;
 }
 
 int

@@ -33,8 +33,10 @@
 #ifndef HDF5CHUNK_H
 #define HDF5CHUNK_H
 
+#include <pthread.h>
 #include "hdf5int.h"
 #include "ncfilter.h"
+#include "ncchunk.h"
 
 /* The environment switch: "0" sends every request to HDF5's own pipeline. */
 #define NC4H5_PIPELINE_ENV "NETCDF_FILTER_PIPELINE"
@@ -100,9 +102,46 @@ int nc4h5_chunk_cache_flush(NC4_var *var, int drop);
  * freed.  Callers may hold the lock. */
 int nc4h5_chunk_cache_flush_file(NC4_file *f);
 
+/* Unfiltered chunked datasets of read-only files, read straight from the
+ * file by the chunk engine (hdf5data.c, ncc_plain_read): where each chunk
+ * of a request lies and its stored bytes.  On disk (HDF5's POSIX driver,
+ * no user block, at most 2^20 chunks, the file unchanged since the
+ * variable's state was made) every chunk's address is asked of HDF5 once
+ * per variable (one walk of a version-1 B-tree index by the native
+ * reader, else H5Dget_chunk_info_by_coord for each chunk a request needs,
+ * all under one hold of the lock) and kept in the variable's table, and
+ * the bytes are read by pread on HDF5's descriptor outside every lock, on
+ * the pool.  Otherwise (an image in memory, a remote file, a changed file,
+ * a caller already holding the lock) each chunk is asked of HDF5
+ * (H5Dget_chunk_info_by_coord) and read with H5Dread_chunk, on the calling
+ * thread, the whole request under one hold of the lock.  A chunk stored
+ * at another size than a whole chunk, or outside the file, fails the read
+ * (NC_EHDFERR: the caller then reads through HDF5). */
+typedef struct nc4h5_plain_chunks {
+    hid_t did;
+    int nd;
+    hsize_t cd[H5S_MAX_RANK];        /* chunk shape */
+    uint64_t nchunks[H5S_MAX_RANK];  /* chunks along each axis */
+    size_t celems, cbytes;           /* a chunk's elements and stored bytes */
+    void *vc;                        /* the variable's state (pread), else NULL */
+    pthread_mutex_t *m;              /* the variable's lock, held until the end */
+    int held;                        /* HDF5's path: the HDF5 lock is held until the end */
+} nc4h5_plain_chunks;
+
+/* Set p->where, p->read, p->src and p->serial for a read of selection s
+ * (grid g: the chunk shape) of the unfiltered
+ * chunked dataset did of var (memory type mtid, element size size, as for
+ * nc4h5_chunk_read) of a read-only file.  Called without a hold of the
+ * data call's own; nc4h5_plain_end(pc) after the read, also on error.
+ * Errors: NC_EHDFERR when HDF5 refuses a chunk's place. */
+int nc4h5_plain_begin(NC4_var *var, hid_t did, hid_t mtid, size_t size, const ncc_grid *g, const ncc_sel *s,
+                      nc4h5_plain_chunks *pc, ncc_plain *p);
+void nc4h5_plain_end(nc4h5_plain_chunks *pc);
+
 /* Chunks read so far in this process by pread outside the HDF5 lock
- * (read-only files on disk) and through HDF5 (H5Dread_chunk): for tests
- * of which path a handle takes.  Either pointer may be NULL. */
+ * (read-only files on disk) and through HDF5 (H5Dread_chunk), filtered
+ * and unfiltered (nc4h5_plain_begin): for tests of which path a handle
+ * takes.  Either pointer may be NULL. */
 void nc4h5_chunk_read_counts(size_t *pread_chunks, size_t *hdf5_chunks);
 
 /* (hdf5var.c) Make filter id usable by HDF5 itself: when HDF5 has no such

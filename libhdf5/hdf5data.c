@@ -340,10 +340,12 @@ done:
  * then pool tasks read each chunk straight into the caller's buffer when
  * it is one run of it (else into scratch, then gather), swapping and
  * converting there.  A chunk never written reads as the fill value, as
- * HDF5 returns it.  A chunked dataset's chunks are read raw on the
- * calling thread (H5Dread_chunk under the HDF5 lock, so tasks would only
- * take turns; HDF5's chunk cache is skipped, and chunks the stride steps
- * over are never read).  A
+ * HDF5 returns it.  A chunked dataset's chunks are read raw where
+ * hdf5chunk.c says they are (nc4h5_plain_begin: on disk by pread outside
+ * the HDF5 lock, on the pool, at addresses kept in the variable's table;
+ * else H5Dread_chunk on the calling thread under one hold of the lock);
+ * HDF5's chunk cache is skipped, and chunks the stride steps over are
+ * never read.  A
  * contiguous dataset is cut into pieces of about PLAIN_PIECE bytes, each
  * one run of the file, read without the lock with the file's checking
  * reader (pread on HDF5's own descriptor, or the memory image): only a
@@ -358,14 +360,11 @@ done:
 
 typedef struct plain_src {
     h5n_file *nf;
-    hid_t did;
     int nd;
     hsize_t cd[H5S_MAX_RANK];   /* chunk (or piece) shape */
     hsize_t dims[H5S_MAX_RANK]; /* the dataset's extent */
     haddr_t addr;               /* contiguous: where the data starts */
     size_t fsize;               /* bytes of a stored element */
-    size_t celems;              /* elements of a stored chunk */
-    uint64_t nchunks[H5S_MAX_RANK]; /* chunked: chunks along each axis */
 } plain_src;
 
 static int
@@ -374,54 +373,6 @@ plain_pread(void *src, uint64_t off, void *buf, size_t len)
     const plain_src *ps = src;
     /* Bytes outside the file: HDF5's read would fail there too. */
     return h5n_read_at(ps->nf, off, buf, len) == NC_NOERR ? NC_NOERR : NC_EHDFERR;
-}
-
-/* A chunk: its position is its index in C order over the grid (HDF5's
- * address lookup walks the whole chunk index in this HDF5); stored at the
- * full size of a chunk (anything else is HDF5's to judge). */
-static int
-chunk_where(void *src, const uint64_t *idx, uint64_t *offp, size_t *nelemsp)
-{
-    const plain_src *ps = src;
-    hsize_t off[H5S_MAX_RANK], nb = 0;
-    uint64_t lin = 0;
-    herr_t e;
-    for (int d = 0; d < ps->nd; d++) {
-        off[d] = (hsize_t)idx[d] * ps->cd[d];
-        lin = lin * ps->nchunks[d] + idx[d];
-    }
-    nc4h5_lock();
-    e = H5Dget_chunk_storage_size(ps->did, off, &nb);
-    nc4h5_unlock();
-    if (e < 0)
-        return NC_EHDFERR;
-    if (nb == 0)
-        return NC_EEMPTY;   /* never written */
-    if (nb != (hsize_t)ps->celems * ps->fsize)
-        return NC_EHDFERR;
-    *offp = lin;
-    *nelemsp = ps->celems;
-    return NC_NOERR;
-}
-
-/* Chunk lin (chunk_where's position) read raw, under the HDF5 lock (the
- * pool's tasks take it: the caller holds none). */
-static int
-chunk_pread(void *src, uint64_t lin, void *buf, size_t len)
-{
-    const plain_src *ps = src;
-    hsize_t off[H5S_MAX_RANK];
-    uint32_t mask = 0;
-    herr_t e;
-    (void)len;
-    for (int d = ps->nd - 1; d >= 0; d--) {
-        off[d] = (hsize_t)(lin % ps->nchunks[d]) * ps->cd[d];
-        lin /= ps->nchunks[d];
-    }
-    nc4h5_lock();
-    e = H5Dread_chunk(ps->did, H5P_DEFAULT, off, &mask, buf);
-    nc4h5_unlock();
-    return e < 0 ? NC_EHDFERR : NC_NOERR;
 }
 
 /* Piece idx of a contiguous dataset: its in-extent elements are one run
@@ -500,10 +451,10 @@ plain_type(NC4_file *f, NC4_var *var, hid_t ftid, int *swap)
  * out: a chunked dataset in its own type (strided reads: the caller
  * converts the values gathered), a contiguous one converted in the tasks
  * to a's memory type.  *taken 0: the dataset is HDF5's (nothing read).
- * Called with this call's hold of the lock, which the pool's work runs
- * without. */
+ * mtid: the variable's memory type (for nc4h5_plain_begin).  Called with
+ * this call's hold of the lock, which the pool's work runs without. */
 static int
-plain_read(const access_t *a, hid_t ftid, int chunked, const hsize_t *fdims, void *out, int *taken)
+plain_read(const access_t *a, hid_t ftid, hid_t mtid, int chunked, const hsize_t *fdims, void *out, int *taken)
 {
     NC4_var *var = a->var;
     NC4H5_file *hf = a->f->fmt;
@@ -512,7 +463,8 @@ plain_read(const access_t *a, hid_t ftid, int chunked, const hsize_t *fdims, voi
     ptrdiff_t stride[H5S_MAX_RANK];
     unsigned char fill[16];
     hsize_t ub = 1;
-    hid_t dcpl, fcpl;
+    hid_t did = a->hv->did, dcpl, fcpl;
+    nc4h5_plain_chunks pc;
     plain_src ps;
     ncc_plain p;
     ncc_grid g;
@@ -533,12 +485,11 @@ plain_read(const access_t *a, hid_t ftid, int chunked, const hsize_t *fdims, voi
         if (ub != 0 || (ps.nf = nc4h5_guard(a->f)) == NULL)
             return NC_NOERR;
     }
-    ps.did = a->hv->did;
     ps.nd = nd;
     ps.fsize = nc4_type_size(a->f, var->xtype);
     for (int d = 0; d < nd; d++)
         ps.dims[d] = fdims[d];
-    if ((dcpl = H5Dget_create_plist(ps.did)) < 0)
+    if ((dcpl = H5Dget_create_plist(did)) < 0)
         return NC_NOERR;
     layout = H5Pget_layout(dcpl);
     if (chunked) {
@@ -566,19 +517,11 @@ plain_read(const access_t *a, hid_t ftid, int chunked, const hsize_t *fdims, voi
         H5Pclose(dcpl);
         if (!ok)
             return NC_NOERR;
-        ps.celems = cbytes / ps.fsize;
-        for (int d = 0; d < nd; d++)
-            ps.nchunks[d] = (fdims[d] + ps.cd[d] - 1) / ps.cd[d];
-        p.where = chunk_where;
-        p.read = chunk_pread;
         p.ftype = p.mtype = var->xtype;
-        /* Each raw read holds the HDF5 lock: tasks on the pool would take
-         * turns at it, paying the hand-offs. */
-        p.serial = 1;
     } else {
         int ok = layout == H5D_CONTIGUOUS && H5Pget_nfilters(dcpl) == 0 && H5Pget_external_count(dcpl) == 0;
         H5Pclose(dcpl);
-        if (!ok || (ps.addr = H5Dget_offset(ps.did)) == HADDR_UNDEF)
+        if (!ok || (ps.addr = H5Dget_offset(did)) == HADDR_UNDEF)
             return NC_NOERR;   /* never written: HDF5 gives the fill values */
         piece_shape(nd, fdims, ps.fsize, ps.cd);
         p.where = piece_where;
@@ -601,12 +544,15 @@ plain_read(const access_t *a, hid_t ftid, int chunked, const hsize_t *fdims, voi
         (stat = ncc_sel_init(&s, &g, start, count, stride, dimlen, NULL)))
         return stat == NC_ENOMEM ? stat : NC_NOERR;
     nc4h5_unlock();
-    if (chunked && nc4h5_lock_held()) {
-        /* A hold from further up: tasks taking the lock would wait for it. */
-        nc4h5_lock();
-        return NC_NOERR;
+    if (chunked) {
+        /* Where the chunks are and how they are read: hdf5chunk.c. */
+        stat = nc4h5_plain_begin(var, did, mtid, ps.fsize, &g, &s, &pc, &p);
+        if (stat == NC_NOERR)
+            stat = ncc_plain_read(&p, &g, &s, out);
+        nc4h5_plain_end(&pc);
+    } else {
+        stat = ncc_plain_read(&p, &g, &s, out);
     }
-    stat = ncc_plain_read(&p, &g, &s, out);
     nc4h5_lock();
     /* Any failure (bytes past the end of a file cut short, which HDF5 reads
      * as zeros; a chunk index HDF5 refuses) is settled by HDF5's own read
@@ -700,7 +646,7 @@ get_vars(int ncid, int varid, const size_t *startp, const size_t *countp,
         /* A large read of a contiguous dataset: pieces read and converted
          * on the pool straight into the caller's buffer. */
         int taken = 0;
-        stat = plain_read(&a, ftid, 0, fdims, value, &taken);
+        stat = plain_read(&a, ftid, mtid, 0, fdims, value, &taken);
         if (stat == NC_ERANGE) {
             range = 1;
             stat = NC_NOERR;
@@ -733,7 +679,7 @@ get_vars(int ncid, int varid, const size_t *startp, const size_t *countp,
     } else if (nin > 0 && !partial && !fixed_str && var->ndims > 0 &&
         !nc4_type_has_pointers(a.f, var->xtype) && gather_worth(&a, var->ndims, size)) {
         int taken = 0;
-        if ((stat = plain_read(&a, ftid, 1, fdims, buf, &taken)))
+        if ((stat = plain_read(&a, ftid, mtid, 1, fdims, buf, &taken)))
             goto done;
         if (!taken && (stat = gather_read(&a, var->ndims, a.hv->did, mtid, size, buf)))
             goto done;
