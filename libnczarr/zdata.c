@@ -826,49 +826,46 @@ make_sel(NC4_var *var, const zvdata *d, const size_t *start, const size_t *count
     return ncc_sel_init(s, &d->eng.g, start, count, stride, dimlen, unb);
 }
 
+/* Get selection s (made under the lock held) of var into buf. */
 static int
-var_get(NC4_file *f, NC4_var *var, zvdata *d, const size_t *start, const size_t *count, const ptrdiff_t *stride,
-        nc_type memtype, void *buf)
+var_get(NC4_file *f, NC4_var *var, zvdata *d, const ncc_sel *s, nc_type memtype, void *buf)
 {
-    ncc_sel s;
     unsigned char *tmp = NULL;
-    int stat, range = 0;
-    if ((stat = make_sel(var, d, start, count, stride, 0, &s)))
-        return stat;
-    if (s.n == 0)
+    int stat = NC_NOERR, range = 0;
+    if (s->n == 0)
         return NC_NOERR;
     if (buf == NULL)
         return NO_BUFFER;
     if (d->eng.vstr) {
         /* Read into NULLs, so whatever a failed read made can be freed. */
-        if ((tmp = calloc(s.n, sizeof(char *))) == NULL)
+        if ((tmp = calloc(s->n, sizeof(char *))) == NULL)
             return NC_ENOMEM;
     } else if (memtype != var->xtype || var->xtype == NC_STRING) {
-        if (s.n > SIZE_MAX / d->eng.g.esize || (tmp = malloc(s.n * d->eng.g.esize)) == NULL)
+        if (s->n > SIZE_MAX / d->eng.g.esize || (tmp = malloc(s->n * d->eng.g.esize)) == NULL)
             return NC_ENOMEM;
     }
     if (d->shard != NULL)
-        stat = read_sel_sharded(d, &s, tmp ? tmp : buf);
+        stat = read_sel_sharded(d, s, tmp ? tmp : buf);
     else
-        stat = ncc_read(&d->eng, &s, tmp ? tmp : buf);
+        stat = ncc_read(&d->eng, s, tmp ? tmp : buf);
     if (stat) {
         if (d->eng.vstr)
-            ncc_strings_free((char **)(void *)tmp, s.n);
+            ncc_strings_free((char **)(void *)tmp, s->n);
         goto done;
     }
     if (d->eng.vstr) {
         /* The copies are the caller's; an empty string is a fresh "". */
         char **got = (char **)(void *)tmp, **out = buf;
-        for (size_t i = 0; i < s.n && stat == NC_NOERR; i++)
+        for (size_t i = 0; i < s->n && stat == NC_NOERR; i++)
             if (got[i] == NULL && (got[i] = calloc(1, 1)) == NULL)
                 stat = NC_ENOMEM;
         if (stat)
-            ncc_strings_free(got, s.n);
+            ncc_strings_free(got, s->n);
         else
-            memcpy(out, got, s.n * sizeof(char *));
+            memcpy(out, got, s->n * sizeof(char *));
     } else if (var->xtype == NC_STRING) {
         char **out = buf;
-        for (size_t i = 0; i < s.n; i++) {
+        for (size_t i = 0; i < s->n; i++) {
             const char *p = (const char *)tmp + i * d->eng.g.esize;
             size_t l = strnlen(p, d->eng.g.esize);
             if ((out[i] = malloc(l + 1)) == NULL) {
@@ -883,7 +880,7 @@ var_get(NC4_file *f, NC4_var *var, zvdata *d, const size_t *start, const size_t 
             out[i][l] = '\0';
         }
     } else if (tmp) {
-        stat = ncc_convert(var->xtype, tmp, memtype, buf, s.n, f->classic_model);
+        stat = ncc_convert(var->xtype, tmp, memtype, buf, s->n, f->classic_model);
         if (stat == NC_ERANGE) {
             stat = NC_NOERR;
             range = 1;
@@ -896,16 +893,38 @@ done:
     return range ? NC_ERANGE : NC_NOERR;
 }
 
-/* Whether a get may share the variable with other gets: it changes none of
- * the engine's state unless it keeps the chunks of a sparse read in the
- * cache, or (sharded) writes the dirty shards back first.  Fetching,
- * decoding and copying use per-call buffers and the thread's scratch, the
- * store's reads are thread-safe, and puts, flushes and cache changes hold
- * the lock alone.  Called with the lock held shared. */
+/* A get selecting fewer than 1/SPARSE of the elements of the chunks it
+ * touches keeps the chunks it decodes in the cache (the engine's
+ * keep_sparse): a loop of point or row reads decodes each chunk once while
+ * it stays there, within the cache's bound.  Larger gets leave the cache as
+ * it is (they only use what it holds). */
+#define SPARSE 4
+
+/* Whether the engine keeps the chunks of get s (its own rule for
+ * keep_sparse = SPARSE).  Not for sharded variables (read by inner chunk,
+ * past the cache) nor vlen strings. */
 static int
-get_shares(const zvdata *d)
+get_keeps(const zvdata *d, const ncc_sel *s)
 {
-    return d->eng.keep_sparse == 0 && (d->shard == NULL || !ncc_has_dirty(&d->eng));
+    double touched = 1;
+    if (d->shard != NULL || d->eng.vstr || d->eng.cache.max == 0 || s->n == 0)
+        return 0;
+    for (int k = 0; k < s->rank; k++)
+        touched *= (double)(s->chi[k] - s->clo[k] + 1) * (double)d->eng.g.chunk[k];
+    return (double)s->n * SPARSE < touched;
+}
+
+/* Whether get s may share the variable with other gets: one that keeps
+ * chunks changes the cache, and (sharded) one that writes the dirty shards
+ * back first changes the store; others change none of the engine's state
+ * (keep_sparse is 0 whenever the lock is shared).  Fetching, decoding and
+ * copying use per-call buffers and the thread's scratch, the store's reads
+ * are thread-safe, and puts, flushes and cache changes hold the lock alone.
+ * Called with the lock held shared. */
+static int
+get_shares(const zvdata *d, const ncc_sel *s)
+{
+    return !get_keeps(d, s) && (d->shard == NULL || !ncc_has_dirty(&d->eng));
 }
 
 int
@@ -913,17 +932,27 @@ ncz_var_get(NC4_file *f, NC4_var *var, const size_t *start, const size_t *count,
             nc_type memtype, void *buf)
 {
     zvdata *d;
+    ncc_sel s;
     int stat;
     if ((stat = resolve_memtype(var, &memtype)))
         return stat;
     if ((stat = setup(f, var, &d)))
         return stat;
     pthread_rwlock_rdlock(&d->oplock);
-    if (!get_shares(d)) {
+    if ((stat = make_sel(var, d, start, count, stride, 0, &s)) == NC_NOERR && !get_shares(d, &s)) {
         pthread_rwlock_unlock(&d->oplock);
         pthread_rwlock_wrlock(&d->oplock);
+        /* Alone (the selection made again: dimensions may have grown
+         * meanwhile).  A small get keeps its chunks; keep_sparse is set only
+         * while the lock is held alone. */
+        if ((stat = make_sel(var, d, start, count, stride, 0, &s)) == NC_NOERR) {
+            d->eng.keep_sparse = get_keeps(d, &s) ? SPARSE : 0;
+            stat = var_get(f, var, d, &s, memtype, buf);
+            d->eng.keep_sparse = 0;
+        }
+    } else if (stat == NC_NOERR) {
+        stat = var_get(f, var, d, &s, memtype, buf);
     }
-    stat = var_get(f, var, d, start, count, stride, memtype, buf);
     pthread_rwlock_unlock(&d->oplock);
     return stat;
 }

@@ -92,6 +92,13 @@ file(MAKE_DIRECTORY ${_zrt_dir}/samevar)
 add_test(NAME tst_zdata_samevar COMMAND tst_zdata_samevar ${_zrt_dir}/samevar)
 set_tests_properties(tst_zdata_samevar PROPERTIES LABELS nczarr SKIP_RETURN_CODE 77)
 
+# Point reads of a compressed variable read each chunk once while it stays
+# in the variable's cache (bounded); two threads on one handle.
+nczarr_program(tst_zdata_pointreads)
+file(MAKE_DIRECTORY ${_zrt_dir}/pointreads)
+add_test(NAME tst_zdata_pointreads COMMAND tst_zdata_pointreads ${_zrt_dir}/pointreads)
+set_tests_properties(tst_zdata_pointreads PROPERTIES LABELS nczarr SKIP_RETURN_CODE 77)
+
 # NOFILL variables store their all-zero chunks: zarr-python (v2, dir and
 # zip) and zarrita (v3, plain and sharded) read exactly what was written.
 if(EXISTS /usr/bin/python3)
