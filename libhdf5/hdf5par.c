@@ -296,6 +296,21 @@ par_one_run(const par_access_t *a)
     return 1;
 }
 
+/* *individual = 1 when a collective access of a contiguous, unfiltered
+ * variable is one run on every rank (par_one_run); all ranks compute it,
+ * as HDF5 needs the same transfer mode on all. */
+static int
+par_agree_one_run(const par_access_t *a, int *individual)
+{
+    *individual = 0;
+    if (!a->collective || a->var->storage != NC_CONTIGUOUS || a->var->nfilters != 0)
+        return NC_NOERR;
+    *individual = par_one_run(a);
+    if (MPI_Allreduce(MPI_IN_PLACE, individual, 1, MPI_INT, MPI_LAND, a->comm) != MPI_SUCCESS)
+        return NC_EMPI;
+    return NC_NOERR;
+}
+
 static int
 par_mem_type(par_access_t *a, hid_t *tidp)
 {
@@ -660,17 +675,9 @@ nc4h5_par_put_vars(int ncid, int varid, const size_t *startp, const size_t *coun
             goto done;
         }
     }
-    /* A collective write of one run per rank goes to the file from every
-     * rank on its own (par_one_run); the ranks agree, as HDF5 needs the
-     * same transfer mode on all. */
-    if (a.collective && a.var->storage == NC_CONTIGUOUS && a.var->nfilters == 0) {
-        individual = par_one_run(&a);
-        if (MPI_Allreduce(MPI_IN_PLACE, &individual, 1, MPI_INT, MPI_LAND, a.comm) !=
-            MPI_SUCCESS) {
-            stat = NC_EMPI;
-            goto done;
-        }
-    }
+    /* One run per rank: every rank writes its own. */
+    if ((stat = par_agree_one_run(&a, &individual)) != NC_NOERR)
+        goto done;
     if (extend) {
         hsize_t hext[H5S_MAX_RANK];
         if (!a.collective) {
@@ -817,14 +824,8 @@ nc4h5_par_get_vars(int ncid, int varid, const size_t *startp, const size_t *coun
     if (a.n == 0)
         nin = 0;
     /* One run per rank: every rank reads its own (as a write does). */
-    if (a.collective && a.var->storage == NC_CONTIGUOUS && a.var->nfilters == 0) {
-        individual = par_one_run(&a);
-        if (MPI_Allreduce(MPI_IN_PLACE, &individual, 1, MPI_INT, MPI_LAND, a.comm) !=
-            MPI_SUCCESS) {
-            stat = NC_EMPI;
-            goto done;
-        }
-    }
+    if ((stat = par_agree_one_run(&a, &individual)) != NC_NOERR)
+        goto done;
     if (a.n > 0 && value == NULL) {
         stat = NC_EHDFERR;
         goto done;
