@@ -194,6 +194,19 @@ d2_run() {  # d2_run JOB IMPL REP: the job, then its requests (lines added to th
     tail -n +"$(( n0 + 1 ))" "$D2LOG" | head -n "$(( n1 - n0 ))" | awk -v im="$2" -v rep="$3" -v w="$1" '
         { n++; if ($1 ~ /\.dods/) d++; b += $3 }
         END { printf "impl=%s rep=%s dap2job=%s requests=%d dods=%d served=%.0f\n", im, rep, w, n, d, b }' >>"$RAWF"
+    # the floor of the read (libcurl alone makes its requests), once per
+    # repetition, right after the clients' runs
+    if [ "$2" = "${IMPLS[${#IMPLS[@]}-1]}" ] && [ -x "${BIN[ref]}/d2limit" ]; then
+        case $1 in
+            D2_stride) d2_floor "$3" -u "$D2URL/d2stride" -v s -z "$D2Z_S" -y 250 -x 1000 -k stride -s 4 ;;
+            D2_read)   d2_floor "$3" -u "$D2URL/d2big" -v b -z "$D2Z_B" -y 250 -x 1000 -k full ;;
+        esac
+    fi
+}
+d2_floor() {  # d2_floor REP ARGS...: one d2limit run, as an impl=sys LIMIT line
+    local rep=$1 out; shift
+    out=$(timeout "$JOBTO" "${BIN[ref]}/d2limit" "$@" 2>>"$LOG") || { echo "!! d2limit failed" >&2; return 0; }
+    printf '%s\n' "$out" | sed "s/^/impl=sys rep=$rep /" >>"$RAWF"
 }
 if want D2; then
     echo "== generating D2 inputs, starting the DAP2 server" >&2

@@ -78,7 +78,8 @@ int main(int argc, char **argv)
        leaving the check above out of the phase */
     ph.t0 = bench_now() - t;
     phase_end(&ph, strided ? "D2_stride" : "D2_read", strided ? "get_vars" : "get_var",
-              (double)(total * sizeof(float)), " open_s=%.4f verify=%s", t_open, bad ? "FAIL" : "ok");
+              (double)(total * sizeof(float)), " limit=%s open_s=%.4f verify=%s",
+              strided ? "d2_http_stride" : "d2_http_full", t_open, bad ? "FAIL" : "ok");
     if (bad) fprintf(stderr, "nc_dap2: %zu wrong values\n", bad);
     free(out);
     return bad ? 2 : 0;
