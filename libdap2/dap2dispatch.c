@@ -56,10 +56,8 @@ d2_free(D2file *f)
     free(f->query);
     d2_projs_free(f);
     d2_params_free(f);
-    if (f->haslock) {
+    if (f->haslock)
         pthread_mutex_destroy(&f->lock);
-        pthread_mutex_destroy(&f->slock);
-    }
     free(f);
 }
 
@@ -134,11 +132,6 @@ D2_open(const char *path, int mode, int basepe, size_t *chunksizehintp, void *pa
     f->subid = -1;
     f->recdimid = -1;
     if (pthread_mutex_init(&f->lock, NULL) != 0) {
-        free(f);
-        return NC_ENOMEM;
-    }
-    if (pthread_mutex_init(&f->slock, NULL) != 0) {
-        pthread_mutex_destroy(&f->lock);
         free(f);
         return NC_ENOMEM;
     }

@@ -73,47 +73,14 @@ with_ext(const char *base, const char *ext)
 }
 
 #if NC_HAVE_HTTP
-/* A session for one request: an idle one, else a new one (so threads
- * reading one handle fetch at once, each on its own curl handle). */
+/* A new session of the handle's set: request URLs are encoded here, as
+ * "encode" says, and go to curl as they are. */
 static int
-session_take(D2file *f, nch_session **sp)
+session_setup(nch_session *s, void *arg)
 {
-    int stat;
-    *sp = NULL;
-    pthread_mutex_lock(&f->slock);
-    if (f->nidle > 0)
-        *sp = f->idle[--f->nidle];
-    pthread_mutex_unlock(&f->slock);
-    if (*sp != NULL)
-        return NC_NOERR;
-    if ((stat = nch_session_open(f->base, sp)))
-        return stat;
-    /* request URLs are encoded here, as "encode" says */
-    nch_session_raw_urls(*sp, 1);
+    (void)arg;
+    nch_session_raw_urls(s, 1);
     return NC_NOERR;
-}
-
-/* Back to the idle list (closed when the list cannot grow). */
-static void
-session_give(D2file *f, nch_session *s)
-{
-    int kept = 0;
-    pthread_mutex_lock(&f->slock);
-    if (f->nidle == f->idlecap) {
-        size_t ncap = f->idlecap ? 2 * f->idlecap : 4;
-        void **ni = realloc(f->idle, ncap * sizeof *ni);
-        if (ni != NULL) {
-            f->idle = ni;
-            f->idlecap = ncap;
-        }
-    }
-    if (f->nidle < f->idlecap) {
-        f->idle[f->nidle++] = s;
-        kept = 1;
-    }
-    pthread_mutex_unlock(&f->slock);
-    if (!kept)
-        nch_session_close(s);
 }
 #endif
 
@@ -130,10 +97,10 @@ http_get(D2file *f, const char *url, unsigned char **bufp, size_t *lenp)
         clock_gettime(CLOCK_MONOTONIC, &t0);
     }
     char *wire = d2_wire_url(url, f->encode);
-    int stat = wire ? session_take(f, &s) : NC_ENOMEM;
+    int stat = wire ? nch_sessions_take(f->sessions, &s) : NC_ENOMEM;
     if (stat == NC_NOERR) {
         stat = nch_get(s, wire, &b);
-        session_give(f, s);
+        nch_sessions_give(f->sessions, s);
     }
     free(wire);
     if (f->showfetch) {
@@ -168,10 +135,13 @@ d2_remote_open(D2file *f)
                    && (d2_param(f, "log") != NULL || getenv("NCLOGGING") != NULL);
     f->wholevar = d2_param(f, "wholevar") != NULL;
     f->encode = d2_encode_flags(f);
-    /* the first session, opened now so that a URL the HTTP layer refuses
-     * fails the open */
-    if ((stat = session_take(f, &s)) == NC_NOERR)
-        session_give(f, s);
+    /* each request on a session of its own (threads share the handle);
+     * the first one opened now so that a URL the HTTP layer refuses fails
+     * the open */
+    if ((stat = nch_sessions_open(f->base, NCH_IDLE_SESSIONS, session_setup, NULL, &f->sessions)))
+        return stat;
+    if ((stat = nch_sessions_take(f->sessions, &s)) == NC_NOERR)
+        nch_sessions_give(f->sessions, s);
     return stat;
 #else
     (void)f;
@@ -183,12 +153,9 @@ void
 d2_remote_close(D2file *f)
 {
 #if NC_HAVE_HTTP
-    for (size_t i = 0; i < f->nidle; i++)
-        nch_session_close(f->idle[i]);
+    nch_sessions_close(f->sessions);
 #endif
-    free(f->idle);
-    f->idle = NULL;
-    f->nidle = f->idlecap = 0;
+    f->sessions = NULL;
 }
 
 /* A growing string. */
@@ -391,10 +358,10 @@ d2_fetch_direct(D2file *f, const D2node *var, size_t nd, const size_t *start,
     {
         char *wire = d2_wire_url(url.s, f->encode);
         nch_session *s = NULL;
-        stat = wire ? session_take(f, &s) : NC_ENOMEM;
+        stat = wire ? nch_sessions_take(f->sessions, &s) : NC_ENOMEM;
         if (stat == NC_NOERR) {
             stat = nch_get_stream(s, wire, d2_direct_sink, &d);
-            session_give(f, s);
+            nch_sessions_give(f->sessions, s);
         }
         free(wire);
     }

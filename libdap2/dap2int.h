@@ -8,6 +8,8 @@
 #include "dap2.h"
 #include "ncdapurl.h"
 
+struct nch_sessions;
+
 /* One dimension of the classic view (upstream's CDF dimension nodes). */
 typedef struct D2cdim {
     char *ocname;            /* DAP name; NULL: anonymous */
@@ -100,12 +102,11 @@ typedef struct D2file {
     /* Threads: reads on one handle may run at once.  lock guards the
      * prefetch, the response cache and the whole-.dods load (held across
      * the request only for the prefetch and the load, made once); other
-     * requests run outside it, each on a session of its own.  slock guards
-     * the idle sessions. */
-    pthread_mutex_t lock, slock;
+     * requests run outside it, each on a session of its own from
+     * sessions. */
+    pthread_mutex_t lock;
     int haslock;
-    void **idle;             /* http(s): sessions (nchttp.h) not in use; NULL for file:// */
-    size_t nidle, idlecap;
+    struct nch_sessions *sessions; /* http(s): the idle sessions (nchttp.h); NULL for file:// */
     /* http(s): prefetch of small variables and the response cache */
     int prefetch;            /* prefetch at the first read ("prefetch", default on) */
     int prefetched;          /* the prefetch was made (or tried) */

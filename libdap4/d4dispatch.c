@@ -161,42 +161,13 @@ fetch(D4file *d, const char *ext, const char *ce, unsigned char **bufp, size_t *
 }
 
 #if NC_HAVE_HTTP
-/* A session for one request: an idle one, else a new one.  A session's
- * curl handle serves one request at a time and threads may read the
- * handle at once, so each request has a session to itself. */
+/* A new session of the handle's set: data responses are decoded as they
+ * arrive, so they come in large pieces. */
 static int
-session_take(D4file *d, nch_session **sp)
+session_setup(nch_session *s, void *arg)
 {
-    nch_session *s = NULL;
-    int stat;
-    pthread_mutex_lock(&d->plock);
-    if (d->nidle > 0)
-        s = d->idle[--d->nidle];
-    pthread_mutex_unlock(&d->plock);
-    if (s == NULL) {
-        if ((stat = nch_session_open(d->base, &s)))
-            return stat;
-        /* data responses are decoded as they arrive: in large pieces */
-        if ((stat = nch_session_bufsize(s, D4_HTTP_PIECE))) {
-            nch_session_close(s);
-            return stat;
-        }
-    }
-    *sp = s;
-    return NC_NOERR;
-}
-
-/* Back to the idle ones (their connection stays open), or closed. */
-static void
-session_give(D4file *d, nch_session *s)
-{
-    pthread_mutex_lock(&d->plock);
-    if (d->nidle < D4_IDLE_SESSIONS) {
-        d->idle[d->nidle++] = s;
-        s = NULL;
-    }
-    pthread_mutex_unlock(&d->plock);
-    nch_session_close(s);
+    (void)arg;
+    return nch_session_bufsize(s, D4_HTTP_PIECE);
 }
 #endif
 
@@ -249,9 +220,9 @@ fetch_data(D4file *d, const char *ce, D4resp *r)
     snprintf(url, l, "%s.dap?%s%s%sdap4.checksum=%s", d->base, enc ? "dap4.ce=" : "",
              enc ? enc : "", enc ? "&" : "", d->checksum ? "true" : "false");
     nch_session *sess = NULL;
-    if ((stat = session_take(d, &sess)) == NC_NOERR) {
+    if ((stat = nch_sessions_take(d->sessions, &sess)) == NC_NOERR) {
         stat = nch_get_stream(sess, url, d4_resp_feed, r);
-        session_give(d, sess);
+        nch_sessions_give(d->sessions, sess);
     }
     free(url);
     free(enc);
@@ -535,15 +506,11 @@ d4_free(D4file *d)
     }
     free(d->vars);
 #if NC_HAVE_HTTP
-    if (d->http)
-        nch_session_close(d->http);
-    for (size_t i = 0; i < d->nidle; i++)
-        nch_session_close(d->idle[i]);
+    nch_session_close(d->http);
+    nch_sessions_close(d->sessions);
 #endif
-    if (d->haslock) {
+    if (d->haslock)
         pthread_mutex_destroy(&d->lock);
-        pthread_mutex_destroy(&d->plock);
-    }
     free(d->base);
     free(d->ce);
     d4ce_free(d->cep);
@@ -594,20 +561,19 @@ D4_open(const char *path, int mode, int basepe, size_t *chunksizehintp, void *pa
         free(d);
         return NC_ENOMEM;
     }
-    if (pthread_mutex_init(&d->plock, NULL)) {
-        pthread_mutex_destroy(&d->lock);
-        free(d);
-        return NC_ENOMEM;
-    }
     d->haslock = 1;
     if ((stat = url_parse(path, d)))
         goto fail;
 #if NC_HAVE_HTTP
-    if (!d->isfile && (stat = nch_session_open(d->base, &d->http)))
-        goto fail;
-    /* data responses are decoded as they arrive: in large pieces */
-    if (!d->isfile && (stat = nch_session_bufsize(d->http, D4_HTTP_PIECE)))
-        goto fail;
+    /* each request on a session of its own (threads share the handle); the
+     * DMR's is taken now */
+    if (!d->isfile) {
+        if ((stat = nch_sessions_open(d->base, NCH_IDLE_SESSIONS, session_setup, NULL,
+                                      &d->sessions)))
+            goto fail;
+        if ((stat = nch_sessions_take(d->sessions, &d->http)))
+            goto fail;
+    }
 #else
     if (!d->isfile) {
         stat = NC_ENOTBUILT;
@@ -640,10 +606,8 @@ D4_open(const char *path, int mode, int basepe, size_t *chunksizehintp, void *pa
         goto fail;
 #if NC_HAVE_HTTP
     /* the DMR's session serves the first read */
-    if (d->http) {
-        d->idle[d->nidle++] = d->http;
-        d->http = NULL;
-    }
+    nch_sessions_give(d->sessions, d->http);
+    d->http = NULL;
 #endif
     return NC_NOERR;
 fail:

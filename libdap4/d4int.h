@@ -21,12 +21,12 @@
 #include "nc4model.h"
 
 struct nch_session;
+struct nch_sessions;
 
 /* Limits on what a response may ask of us. */
 #define D4_MAX_DEPTH 64          /* nesting of groups, structures, sequences */
 #define D4_CACHE_BYTES (64u << 20) /* decoded slices kept per open dataset */
 #define D4_CACHE_ENTRIES 32
-#define D4_IDLE_SESSIONS 8       /* sessions kept for the next requests */
 
 /* One top-level variable: what serves its reads. */
 typedef struct D4var {
@@ -54,12 +54,13 @@ typedef struct D4file {
     struct D4ce *cep;    /* the same, parsed (d4ce.h) */
     int checksum;        /* dap4.checksum (default true): ask for and verify CRC32s */
     int crc_ignore;      /* #hyrax: the data carry CRC32s, not checked */
-    struct nch_session *http; /* the open's session; reads take idle ones */
+    struct nch_session *http; /* the open's session, taken from sessions */
+    struct nch_sessions *sessions; /* http: the idle sessions (nchttp.h) */
     D4var *vars;         /* top-level variables, in serialization order */
     size_t nvars;
     /* Threads share the handle: lock guards what reads fill in (loaded,
-     * prefetched, every D4var's whole until it is set, the slice cache and
-     * the idle sessions).  A variable's whole, once set, stays until close. */
+     * prefetched, every D4var's whole until it is set, the slice cache).
+     * A variable's whole, once set, stays until close. */
     pthread_mutex_t lock;
     int haslock;
     int loaded;          /* file:// : the whole response decoded */
@@ -67,9 +68,6 @@ typedef struct D4file {
     D4slice cache[D4_CACHE_ENTRIES];
     size_t cachebytes;
     unsigned long clock;
-    pthread_mutex_t plock; /* guards idle, nidle */
-    struct nch_session *idle[D4_IDLE_SESSIONS]; /* one request each at a time */
-    size_t nidle;
 } D4file;
 
 /* ---- d4meta.c: the DMR ---- */

@@ -1,4 +1,4 @@
-/* nchttp.h: the library's one HTTP client (dhttp.c, dhttp_raw.c), on libcurl.
+/* nchttp.h: the library's one HTTP client (dhttp*.c), on libcurl.
  *
  * Every remote read of the library (DAP2, DAP4, byte ranges, S3) asks this
  * module for its requests; nothing else calls curl.  It is built when
@@ -90,6 +90,34 @@ int nch_status_error(long status);
  * request counter behind nch_request_count: shared by the dhttp*.c files. */
 int nch_global_start(void);
 void nch_count_request(void);
+
+/* ---- idle sessions (dhttp_sessions.c) ----
+ * One open dataset that threads read at once makes each request on a
+ * session of its own, taken from the dataset's set and given back after:
+ * a session (one curl handle) serves one request at a time, and one given
+ * back keeps its connection open for the next request.
+ *
+ * The set is thread-safe: any thread may take and give at any time, and a
+ * taken session is the taker's alone until it gives it back.  Take hands
+ * out an idle session (the last one given back) or, when none is idle, a
+ * new one: nch_session_open(url) and then setup(s, arg) when setup is not
+ * NULL; a failed open or set-up returns its code and leaves nothing open.
+ * Give keeps the session idle while fewer than cap are, else closes it: so
+ * any number of requests may run at once, and at most cap sessions stay
+ * open between them.  Close closes the idle sessions and frees the set; no
+ * session may be out then. */
+#define NCH_IDLE_SESSIONS 16 /* the cap the DAP clients keep */
+typedef struct nch_sessions nch_sessions;
+typedef int (*nch_session_setup)(nch_session *s, void *arg);
+/* NC_EINVAL for a NULL url or a cap over 2^20. */
+int nch_sessions_open(const char *url, size_t cap, nch_session_setup setup, void *arg,
+                      nch_sessions **setp);
+void nch_sessions_close(nch_sessions *set);
+int nch_sessions_take(nch_sessions *set, nch_session **sp);
+/* s NULL: nothing; set NULL: s is closed. */
+void nch_sessions_give(nch_sessions *set, nch_session *s);
+/* For tests: the new sessions take has handed out, the sessions idle now. */
+void nch_sessions_count(nch_sessions *set, unsigned long *made, size_t *idle);
 
 /* ---- raw requests (dhttp_raw.c): stores that sign their own requests ----
  *
