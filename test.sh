@@ -39,9 +39,9 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
 # and the tools they run are built in this configuration).
 echo "=== tsan build ==="
 cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DNETCDF_ENABLE_TSAN=ON -DNETCDF_ENABLE_HDF4=ON -DNETCDF_ENABLE_WERROR=ON >build-tsan.cmake.log
-cmake --build build-tsan -j "$jobs" --target tst_threads tst_threads4 tst_threads4_pread tst_zdata_threads tst_zdata_samevar tst_zdata_pointreads tst_h5lockhold tst_close_race tst_threads_read tst_share_stress tst_h5err_threads tst_share_read ncgen nckerchunk tst_dap2_threads >/dev/null
+cmake --build build-tsan -j "$jobs" --target tst_threads tst_threads4 tst_threads4_pread tst_zdata_threads tst_zdata_samevar tst_zdata_pointreads tst_zdata_keepshare tst_h5lockhold tst_close_race tst_threads_read tst_share_stress tst_h5err_threads tst_share_read ncgen nckerchunk tst_dap2_threads >/dev/null
 echo "=== tsan tests ==="
-(cd build-tsan && TSAN_OPTIONS=halt_on_error=1 ctest --output-on-failure -R '^(tst_threads4?|tst_threads4_pread|tst_zdata_threads|tst_zdata_samevar|tst_zdata_pointreads|tst_h5lockhold|tst_close_race|tst_threads_read|tst_share_stress_.*|tst_share_read_.*|tst_h5err_threads)$')
+(cd build-tsan && TSAN_OPTIONS=halt_on_error=1 ctest --output-on-failure -R '^(tst_threads4?|tst_threads4_pread|tst_zdata_threads|tst_zdata_samevar|tst_zdata_pointreads|tst_zdata_keepshare|tst_h5lockhold|tst_close_race|tst_threads_read|tst_share_stress_.*|tst_share_read_.*|tst_h5err_threads)$')
 
 # Zarr without HDF5 (NETCDF_ENABLE_HDF5=OFF keeps the enhanced model, the
 # filter layer and NCZarr): the format's own tests, peers left to the passes above.

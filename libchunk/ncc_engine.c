@@ -38,8 +38,10 @@ ncc_var_init(ncc_var *v, const ncc_grid *g, int vstr, const void *fill, int keep
     for (size_t i = 0; i < g->esize && v->zerofill; i++)
         v->zerofill = v->fill[i] == 0;
     pthread_mutex_init(&v->filllock, NULL);
+    pthread_mutex_init(&v->lrulock, NULL);
     if (ncc_cache_init(&v->cache, g->rank, max)) {
         pthread_mutex_destroy(&v->filllock);
+        pthread_mutex_destroy(&v->lrulock);
         return NC_ENOMEM;
     }
     return NC_NOERR;
@@ -79,6 +81,7 @@ ncc_var_fini(ncc_var *v)
     free(v->cache.buckets);
     free(v->fillchunk);
     pthread_mutex_destroy(&v->filllock);
+    pthread_mutex_destroy(&v->lrulock);
     memset(&v->cache, 0, sizeof(v->cache));
     v->fillchunk = NULL;
 }
@@ -195,6 +198,7 @@ enc_task(void *arg, size_t i)
 void
 ncc_cache_clear(ncc_var *v)
 {
+    v->gen++;
     while (v->cache.head)
         entry_drop(v, v->cache.head);
 }
@@ -204,6 +208,7 @@ ncc_flush(ncc_var *v, size_t keep)
 {
     size_t ndirty = 0, k = 0;
     int stat = NC_NOERR;
+    v->gen++;
     for (ncc_entry *e = v->cache.head; e; e = e->next)
         ndirty += e->dirty != 0;
     if (v->lru) {
@@ -253,6 +258,7 @@ ncc_flush(ncc_var *v, size_t keep)
 int
 ncc_set_cache(ncc_var *v, size_t max)
 {
+    v->gen++;
     v->cache.max = max;
     return v->cache.n > max ? ncc_flush(v, max) : NC_NOERR;
 }
@@ -365,23 +371,35 @@ raws_clear(ncc_raw *raws, size_t n)
     }
 }
 
-/* The chunk a sparse read decoded goes into the cache as a clean entry;
- * clean entries from the cold end go while the cache is over its bound
- * (dirty ones stay: they are written only by a flush; lru: none the
- * request used). */
+int
+ncc_read_keeps(const ncc_var *v, const ncc_sel *s)
+{
+    return v->keep_sparse > 0 && v->cache.max > 0 && s->n > 0 && ncc_sel_small(&v->g, s, v->keep_sparse);
+}
+
+/* A keep buffer the cache does not take (decoded: its strings freed) is
+ * kept for reuse.  The lock held alone, or v->lrulock. */
 static void
-keep_chunk(ncc_var *v, rd_job *j)
+keep_discard(ncc_var *v, unsigned char *data, int decoded)
+{
+    if (decoded)
+        chunk_release(v, data);
+    if (v->cache.nspare < NCC_SPARE_MAX)
+        v->cache.spare[v->cache.nspare++] = data;
+    else
+        free(data);
+}
+
+/* A chunk a small read decoded goes into the cache as a clean entry; clean
+ * entries from the cold end go while the cache is over its bound (dirty
+ * ones stay: they are written only by a flush; lru: none the request
+ * used).  The lock held alone. */
+static void
+keep_entry(ncc_var *v, const uint64_t *idx, unsigned char *data)
 {
     ncc_entry *e;
-    unsigned char *data = j->keep;
-    j->keep = NULL;
-    if (!j->kept || ncc_cache_insert(&v->cache, j->idx, data, &e)) {
-        if (j->kept)
-            chunk_release(v, data);
-        if (v->cache.nspare < NCC_SPARE_MAX)
-            v->cache.spare[v->cache.nspare++] = data;
-        else
-            free(data);
+    if (ncc_cache_insert(&v->cache, idx, data, &e)) {
+        keep_discard(v, data, 1);
         return;
     }
     e->stamp = v->stamp;
@@ -390,6 +408,70 @@ keep_chunk(ncc_var *v, rd_job *j)
         if (!x->dirty && x != e && !(v->lru && x->stamp == v->stamp))
             entry_drop(v, x);
     }
+}
+
+static void
+keep_chunk(ncc_var *v, rd_job *j)
+{
+    unsigned char *data = j->keep;
+    j->keep = NULL;
+    if (j->kept)
+        keep_entry(v, j->idx, data);
+    else
+        keep_discard(v, data, 0);
+}
+
+/* ncc_read_shared: job j's decoded chunk goes to kept (room made for the
+ * batch), an unused buffer back to the spares. */
+static void
+keep_hand(ncc_var *v, rd_job *j, ncc_kept *kept)
+{
+    unsigned char *data = j->keep;
+    j->keep = NULL;
+    if (j->kept && kept->n < kept->cap) {
+        size_t rk = v->g.rank > 0 ? (size_t)v->g.rank : 1;
+        memcpy(kept->idx + kept->n * rk, j->idx, rk * sizeof(uint64_t));
+        kept->data[kept->n++] = data;
+        return;
+    }
+    pthread_mutex_lock(&v->lrulock);
+    keep_discard(v, data, j->kept);
+    pthread_mutex_unlock(&v->lrulock);
+}
+
+void
+ncc_keep_insert(ncc_var *v, ncc_kept *kept)
+{
+    size_t rk = v->g.rank > 0 ? (size_t)v->g.rank : 1;
+    for (size_t i = 0; i < kept->n; i++) {
+        unsigned char *data = kept->data[i];
+        const uint64_t *idx = kept->idx + i * rk;
+        ncc_entry *e;
+        kept->data[i] = NULL;
+        if (kept->gen != v->gen) {
+            keep_discard(v, data, 1); /* the stored chunk may have changed */
+        } else if ((e = ncc_cache_find(&v->cache, idx)) != NULL) {
+            /* Another read kept it meanwhile: the same bytes. */
+            ncc_cache_touch(&v->cache, e);
+            e->stamp = v->stamp;
+            keep_discard(v, data, 1);
+        } else {
+            keep_entry(v, idx, data);
+        }
+    }
+    kept->n = 0;
+}
+
+void
+ncc_kept_free(const ncc_var *v, ncc_kept *kept)
+{
+    for (size_t i = 0; i < kept->n; i++) {
+        chunk_release(v, kept->data[i]);
+        free(kept->data[i]);
+    }
+    free(kept->idx);
+    free(kept->data);
+    memset(kept, 0, sizeof(*kept));
 }
 
 /* Decode jobs[0..n) on the pool (the caller joins in). */
@@ -497,7 +579,7 @@ run_read_waves(ncc_var *v, const ncc_sel *s, unsigned char *out, rd_job *jobs, n
 
 static int
 run_read_batch(ncc_var *v, const ncc_sel *s, unsigned char *out, rd_job *jobs, ncc_raw *raws, size_t njobs,
-               size_t nraws)
+               size_t nraws, ncc_kept *kept)
 {
     int stat = NC_NOERR;
     if (nraws >= NCC_WAVE_MIN && !v->fetch_in_task) {
@@ -513,14 +595,17 @@ run_read_batch(ncc_var *v, const ncc_sel *s, unsigned char *out, rd_job *jobs, n
     for (size_t i = 0; i < njobs; i++) {
         if (jobs[i].status && stat == NC_NOERR)
             stat = jobs[i].status;
-        if (jobs[i].keep)
+        if (jobs[i].keep && kept)
+            keep_hand(v, &jobs[i], kept);
+        else if (jobs[i].keep)
             keep_chunk(v, &jobs[i]);
     }
     return stat;
 }
 
-int
-ncc_read(ncc_var *v, const ncc_sel *s, unsigned char *out)
+/* ncc_read (kept NULL) and ncc_read_shared. */
+static int
+read_sel(ncc_var *v, const ncc_sel *s, unsigned char *out, ncc_kept *kept)
 {
     size_t maxjobs = NCC_BATCH_BYTES / (v->g.chunkbytes ? v->g.chunkbytes : 1), njobs = 0, nraws = 0;
     size_t rk = s->rank > 0 ? (size_t)s->rank : 1, nchunks = 1, *ixpool = NULL;
@@ -532,15 +617,7 @@ ncc_read(ncc_var *v, const ncc_sel *s, unsigned char *out)
     int stat = NC_NOERR, keep = 0;
     if (s->n == 0)
         return NC_NOERR;
-    if (v->keep_sparse > 0 && v->cache.max > 0) {
-        /* Sparse: fewer than 1/keep_sparse of the touched chunks' elements. */
-        double touched = 1;
-        for (int k = 0; k < s->rank; k++)
-            touched *= (double)(s->chi[k] - s->clo[k] + 1) * (double)v->g.chunk[k];
-        keep = (double)s->n * (double)v->keep_sparse < touched;
-        if (keep)
-            v->stamp++;
-    }
+    keep = ncc_read_keeps(v, s);
     if (maxjobs < (size_t)nthreads * 2)
         maxjobs = (size_t)nthreads * 2;
     if (maxjobs > 4096)
@@ -548,8 +625,25 @@ ncc_read(ncc_var *v, const ncc_sel *s, unsigned char *out)
     /* No more jobs than chunks in the box touched. */
     for (int k = 0; k < s->rank && nchunks <= maxjobs; k++)
         nchunks *= (size_t)(s->chi[k] - s->clo[k] + 1);
+    if (kept && keep && nchunks > maxjobs)
+        return NCC_DECLINED; /* kept would hold more than one batch */
     if (nchunks < maxjobs)
         maxjobs = nchunks;
+    if (keep) {
+        if (kept)
+            pthread_mutex_lock(&v->lrulock);
+        v->stamp++;
+        if (kept)
+            pthread_mutex_unlock(&v->lrulock);
+    }
+    if (kept && keep) {
+        kept->gen = v->gen;
+        kept->cap = maxjobs;
+        kept->idx = malloc(maxjobs * rk * sizeof(uint64_t));
+        kept->data = malloc(maxjobs * sizeof(unsigned char *));
+        if (kept->idx == NULL || kept->data == NULL)
+            return NC_ENOMEM; /* ncc_kept_free frees them */
+    }
     jobs = calloc(maxjobs, sizeof(*jobs));
     raws = calloc(maxjobs, sizeof(*raws));
     ixpool = calloc(maxjobs * 3 * rk, sizeof(size_t));
@@ -581,8 +675,12 @@ ncc_read(ncc_var *v, const ncc_sel *s, unsigned char *out)
             if (e != NULL) {
                 j->cached = e->data;
                 if (keep) {
+                    if (kept)
+                        pthread_mutex_lock(&v->lrulock);
                     ncc_cache_touch(&v->cache, e); /* LRU order, as a cache of reads */
                     e->stamp = v->stamp;
+                    if (kept)
+                        pthread_mutex_unlock(&v->lrulock);
                 }
             } else {
                 ncc_raw *r = &raws[nraws];
@@ -602,9 +700,13 @@ ncc_read(ncc_var *v, const ncc_sel *s, unsigned char *out)
                     nraws++;
                     if (keep && !j->direct) {
                         /* Decoded into a buffer the cache then takes. */
+                        if (kept)
+                            pthread_mutex_lock(&v->lrulock);
                         if (v->cache.nspare > 0)
                             j->keep = v->cache.spare[--v->cache.nspare];
-                        else if ((j->keep = malloc(v->g.chunkbytes ? v->g.chunkbytes : 1)) == NULL) {
+                        if (kept)
+                            pthread_mutex_unlock(&v->lrulock);
+                        if (j->keep == NULL && (j->keep = malloc(v->g.chunkbytes ? v->g.chunkbytes : 1)) == NULL) {
                             stat = NC_ENOMEM;
                             njobs++;
                             break;
@@ -618,7 +720,7 @@ ncc_read(ncc_var *v, const ncc_sel *s, unsigned char *out)
         }
         more = s->rank > 0 ? ncc_sel_next(s, idx) : 0;
         if (njobs == maxjobs || (!more && njobs > 0)) {
-            stat = run_read_batch(v, s, out, jobs, raws, njobs, nraws);
+            stat = run_read_batch(v, s, out, jobs, raws, njobs, nraws, kept);
             raws_clear(raws, nraws);
             njobs = nraws = 0;
         }
@@ -634,6 +736,18 @@ done:
     free(ixpool);
     free(idxpool);
     return stat;
+}
+
+int
+ncc_read(ncc_var *v, const ncc_sel *s, unsigned char *out)
+{
+    return read_sel(v, s, out, NULL);
+}
+
+int
+ncc_read_shared(ncc_var *v, const ncc_sel *s, unsigned char *out, ncc_kept *kept)
+{
+    return read_sel(v, s, out, kept);
 }
 
 /* ---- write ------------------------------------------------------------------------------ */
@@ -986,6 +1100,7 @@ ncc_write(ncc_var *v, const ncc_sel *s, const unsigned char *src, int direct_ok)
     int pad = v->pad_edges && !v->vstr;
     size_t *dnk = NULL;      /* the parts of edge chunks of the direct batch */
     int stat = NC_NOERR;
+    v->gen++;
     if (v->lru)
         return ncc_lru_write(v, s, src);
     if (s->n == 0)

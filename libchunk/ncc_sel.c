@@ -161,3 +161,12 @@ ncc_part_direct(const ncc_grid *g, const ncc_sel *s, const size_t *nk)
             return 0;
     return ncc_sel_contiguous(g, s);
 }
+
+int
+ncc_sel_small(const ncc_grid *g, const ncc_sel *s, size_t ratio)
+{
+    double touched = 1;
+    for (int k = 0; k < s->rank; k++)
+        touched *= (double)(s->chi[k] - s->clo[k] + 1) * (double)g->chunk[k];
+    return (double)s->n * (double)ratio < touched;
+}

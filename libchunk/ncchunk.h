@@ -51,9 +51,12 @@
  *     dirty in the cache (it is written again on the next flush); a failed
  *     write from the caller's buffer (whole chunk, or part in place) is
  *     that call's error;
- *   - calls on one ncc_var are not concurrent (the caller serialises them);
- *     the table's decode/encode/fetch_one/store_one run on pool threads at
- *     once and must be thread-safe.
+ *   - calls on one ncc_var are not concurrent (the caller serialises them),
+ *     except ncc_read_shared calls, and ncc_read calls of a variable
+ *     without keep_sparse, which may run together (the caller holds its
+ *     lock shared; every other call holds it alone); the table's
+ *     decode/encode/fetch_one/store_one run on pool threads at once and
+ *     must be thread-safe.
  */
 #ifndef NCCHUNK_H
 #define NCCHUNK_H
@@ -118,6 +121,16 @@ size_t ncc_sel_uoff(const ncc_sel *s, const size_t *k0);
 int ncc_part_direct(const ncc_grid *g, const ncc_sel *s, const size_t *nk);
 /* Every chunk covered whole by s is one run of the caller's buffer. */
 int ncc_sel_contiguous(const ncc_grid *g, const ncc_sel *s);
+
+/* The small-read rule shared by every format: a request selecting fewer
+ * than 1/ratio of the elements of the chunks it touches (a value, a row of
+ * a tall chunk) is small; both formats use ratio NCC_SMALL_READ.  Reads
+ * that are small keep the chunks they decode in the variable's cache
+ * (ncc_read_keeps); larger ones add nothing to it. */
+#define NCC_SMALL_READ 4
+/* Whether s is small over grid g: s->n * ratio is under the element count
+ * of the box of chunks s touches. */
+int ncc_sel_small(const ncc_grid *g, const ncc_sel *s, size_t ratio);
 
 /* ---- copies, fill, strings, scratch ------------------------------------------------- */
 
@@ -312,10 +325,10 @@ typedef struct ncc_var {
                               * elements there are left as they were (HDF5's fill
                               * time "never"; writes still start such a chunk
                               * from fill) */
-    size_t keep_sparse;      /* > 0: a read selecting fewer than 1/keep_sparse of
-                              * the elements of the chunks it touches keeps the
-                              * chunks it decodes in the cache, clean, evicting
-                              * clean ones over the bound (a run of small reads
+    size_t keep_sparse;      /* > 0: reads small by this ratio (ncc_read_keeps;
+                              * the formats' is NCC_SMALL_READ) keep the chunks
+                              * they decode in the cache, clean, evicting clean
+                              * ones over the bound (a run of small reads
                               * decodes each chunk once) */
     int pad_edges;           /* chunks are stored at full size past the
                               * variable's extent (the selection's len): a
@@ -342,10 +355,25 @@ typedef struct ncc_var {
                               * request uses (stamp), not only the newest. */
     int lost;                /* lru: dirty data dropped unwritten (the caller clears) */
     unsigned long stamp;     /* lru: requests served */
+    unsigned long gen;       /* changes of the stored chunks or the cache:
+                              * every ncc_write, ncc_flush, ncc_set_cache,
+                              * ncc_cache_clear (a format changing its stored
+                              * chunks by other means adds one too) */
     unsigned char *fillchunk;/* a chunk of fill, made on first need */
     pthread_mutex_t filllock;
+    pthread_mutex_t lrulock; /* ncc_read_shared: the cache's LRU order, stamp
+                              * and spare buffers */
     ncc_cache cache;
 } ncc_var;
+
+/* Chunks a small ncc_read_shared decoded, for ncc_keep_insert: their grid
+ * indexes (rank each) and decoded buffers, and v->gen when read. */
+typedef struct ncc_kept {
+    size_t n, cap;
+    uint64_t *idx;
+    unsigned char **data;
+    unsigned long gen;
+} ncc_kept;
 
 /* Set up v over grid g (copied) with the format's table; fill is borrowed
  * (it must outlive v).  max: cache entries (0: no cache). */
@@ -356,9 +384,29 @@ void ncc_var_fini(ncc_var *v);
 /* A chunk of fill (made once; read-only).  NULL on ENOMEM. */
 const unsigned char *ncc_fill_chunk(ncc_var *v);
 
+/* Whether a read of s on v keeps the chunks it decodes in v's cache:
+ * v->keep_sparse is set, v has a cache, and s is not empty and small
+ * (ncc_sel_small with ratio keep_sparse).  The one place the rule is applied: ncc_read and every
+ * format asking whether a read will change the cache call it. */
+int ncc_read_keeps(const ncc_var *v, const ncc_sel *s);
 /* Read selection s into out (memory form, esize per element; strings:
  * NULLs that become copies). */
 int ncc_read(ncc_var *v, const ncc_sel *s, unsigned char *out);
+/* ncc_read beside other ncc_read_shared calls on v (the caller holds its
+ * lock shared): the cache is looked up, never changed (hits move to the
+ * recent end, under v->lrulock).  A small read (ncc_read_keeps) hands the
+ * chunks it decoded to k instead of the cache (k zeroed by the caller,
+ * emptied by ncc_kept_free), for ncc_keep_insert.  NCC_DECLINED, nothing
+ * read: a small read touching more chunks than one read batch; the caller
+ * holds the lock alone and calls ncc_read. */
+int ncc_read_shared(ncc_var *v, const ncc_sel *s, unsigned char *out, ncc_kept *k);
+/* With the lock held alone: the chunks of k go into the cache as a small
+ * ncc_read keeps them (a chunk the cache holds by now is kept, k's copy
+ * freed), unless v changed since the read (v->gen): then none do.  k is
+ * emptied. */
+void ncc_keep_insert(ncc_var *v, ncc_kept *k);
+/* Free what k holds (no lock needed). */
+void ncc_kept_free(const ncc_var *v, ncc_kept *k);
 /* Write selection s from src.  direct: chunks covered whole may be encoded
  * straight from src (else they go through the cache too). */
 int ncc_write(ncc_var *v, const ncc_sel *s, const unsigned char *src, int direct);

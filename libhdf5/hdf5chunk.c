@@ -47,11 +47,9 @@
 #include "ncfilter.h"
 #include "ncchunk.h"
 
-/* A request that wants less than 1/SPARSE of the elements of the chunks
- * it touches (a row of a tall chunk, one value) is sparse: a read keeps
- * the chunks it decodes in the cache (keep_sparse), a write goes to HDF5
- * when the variable has no cache. */
-#define SPARSE 4
+/* A small request (ncc_sel_small: a row of a tall chunk, one value) is
+ * sparse: a read keeps the chunks it decodes in the cache (keep_sparse), a
+ * write goes to HDF5 when the variable has no cache. */
 /* The most chunks a variable's table of chunk addresses covers (16 bytes
  * each); a variable with more asks HDF5 for each chunk it reads. */
 #define MAX_TABLE ((size_t)1 << 20)
@@ -783,7 +781,7 @@ vc_engine(vcache *vc)
         (stat = ncc_var_init(&vc->ev, &g, 0, vc->fillval, 1, 0, &h5_ops, vc)))
         return stat;
     vc->ev.fill_never = vc->fill_never;
-    vc->ev.keep_sparse = SPARSE;
+    vc->ev.keep_sparse = NCC_SMALL_READ;
     vc->ev.pad_edges = 1;
     vc->ev.lru = 1;
     vc->engine = 1;
@@ -889,15 +887,14 @@ vc_bound(vcache *vc)
 }
 
 /* The request start/count/stride on vc as the engine's selection; 0 when
- * it is HDF5's (a count or stride of 0, past the extent).  *sparse: it
- * wants less than 1/SPARSE of the elements of the chunks it touches. */
+ * it is HDF5's (a count or stride of 0, past the extent).  *sparse: it is
+ * small (ncc_sel_small). */
 static int
 sel_set(ncc_sel *s, const vcache *vc, const hsize_t *start, const hsize_t *count, const hsize_t *stride,
         const hsize_t *ext, int *sparse)
 {
     size_t st[H5S_MAX_RANK], ct[H5S_MAX_RANK], len[H5S_MAX_RANK];
     ptrdiff_t sd[H5S_MAX_RANK];
-    double want = 1, touched = 1;
     for (int d = 0; d < vc->nd; d++) {
         if (count[d] == 0 || stride[d] == 0 || start[d] + (count[d] - 1) * stride[d] >= ext[d] ||
             stride[d] > PTRDIFF_MAX)
@@ -906,13 +903,10 @@ sel_set(ncc_sel *s, const vcache *vc, const hsize_t *start, const hsize_t *count
         ct[d] = (size_t)count[d];
         sd[d] = (ptrdiff_t)stride[d];
         len[d] = (size_t)ext[d];
-        want *= (double)count[d];
-        touched *= (double)((start[d] + (count[d] - 1) * stride[d]) / vc->cd[d] - start[d] / vc->cd[d] + 1) *
-                   (double)vc->cd[d];
     }
     if (ncc_sel_init(s, &vc->ev.g, st, ct, sd, len, NULL) != NC_NOERR)
         return 0;
-    *sparse = want * SPARSE < touched;
+    *sparse = ncc_sel_small(&vc->ev.g, s, NCC_SMALL_READ);
     return 1;
 }
 

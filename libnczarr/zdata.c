@@ -26,6 +26,7 @@
  * element (NULL: ""), owned by the chunk holding them: a get hands out
  * copies, a put stores copies, evicting an entry frees its strings.
  */
+#define _GNU_SOURCE /* pthread_rwlockattr_setkind_np */
 #include "config.h"
 #include <pthread.h>
 #include <stdint.h>
@@ -54,7 +55,7 @@ typedef struct zvdata {
     ncz_shard *shard;        /* sharded: geometry of a shard */
     ncz_keyenc enc;
     unsigned char *fill;     /* one element, memory form */
-    pthread_rwlock_t oplock; /* shared by gets that change no state, else alone */
+    pthread_rwlock_t oplock; /* shared by gets; alone: puts, flushes, cache changes */
 } zvdata;
 
 /* Indexes of the shards in a box of the shard grid (read_sel_sharded). */
@@ -596,7 +597,19 @@ setup_locked(NC4_file *f, NC4_var *var, zvdata **dp)
         return NC_ENCZARR;
     if ((d = calloc(1, sizeof(*d))) == NULL)
         return NC_ENOMEM;
-    pthread_rwlock_init(&d->oplock, NULL);
+    {
+        pthread_rwlockattr_t a;
+        pthread_rwlockattr_init(&a);
+#ifdef __GLIBC__
+        /* A waiting writer goes before new readers (glibc prefers readers
+         * by default): a small get waiting to put its chunk in the cache
+         * would otherwise wait for the other threads' next fetches and
+         * decodes too, one after another.  No thread takes the lock twice. */
+        pthread_rwlockattr_setkind_np(&a, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+#endif
+        pthread_rwlock_init(&d->oplock, &a);
+        pthread_rwlockattr_destroy(&a);
+    }
     d->f = f;
     d->zv = zv;
     d->self.d = d;
@@ -647,6 +660,11 @@ setup_locked(NC4_file *f, NC4_var *var, zvdata **dp)
     /* Directory stores: independent files, read and written from the tasks. */
     d->eng.fetch_in_task = d->eng.store_in_task = zmap(d)->impl == NCZ_MAP_FILE;
     d->eng.runs_in_task = d->eng.store_in_task;
+    /* Small gets keep the chunks they decode (ncc_read_keeps): a loop of
+     * point or row reads decodes each chunk once while it stays cached.
+     * Not sharded variables (read by inner chunk, past the cache) nor vlen
+     * strings. */
+    d->eng.keep_sparse = !zv->sharded && !vstr ? NCC_SMALL_READ : 0;
     zv->cache = d;
     *dp = d;
     return NC_NOERR;
@@ -826,9 +844,11 @@ make_sel(NC4_var *var, const zvdata *d, const size_t *start, const size_t *count
     return ncc_sel_init(s, &d->eng.g, start, count, stride, dimlen, unb);
 }
 
-/* Get selection s (made under the lock held) of var into buf. */
+/* Get selection s (made under the lock held) of var into buf; kept: the
+ * lock is held shared (ncc_read_shared: NCC_DECLINED passed on, nothing
+ * read), else alone. */
 static int
-var_get(NC4_file *f, NC4_var *var, zvdata *d, const ncc_sel *s, nc_type memtype, void *buf)
+var_get(NC4_file *f, NC4_var *var, zvdata *d, const ncc_sel *s, nc_type memtype, void *buf, ncc_kept *kept)
 {
     unsigned char *tmp = NULL;
     int stat = NC_NOERR, range = 0;
@@ -846,6 +866,8 @@ var_get(NC4_file *f, NC4_var *var, zvdata *d, const ncc_sel *s, nc_type memtype,
     }
     if (d->shard != NULL)
         stat = read_sel_sharded(d, s, tmp ? tmp : buf);
+    else if (kept != NULL)
+        stat = ncc_read_shared(&d->eng, s, tmp ? tmp : buf, kept);
     else
         stat = ncc_read(&d->eng, s, tmp ? tmp : buf);
     if (stat) {
@@ -893,67 +915,50 @@ done:
     return range ? NC_ERANGE : NC_NOERR;
 }
 
-/* A get selecting fewer than 1/SPARSE of the elements of the chunks it
- * touches keeps the chunks it decodes in the cache (the engine's
- * keep_sparse): a loop of point or row reads decodes each chunk once while
- * it stays there, within the cache's bound.  Larger gets leave the cache as
- * it is (they only use what it holds). */
-#define SPARSE 4
-
-/* Whether the engine keeps the chunks of get s (its own rule for
- * keep_sparse = SPARSE).  Not for sharded variables (read by inner chunk,
- * past the cache) nor vlen strings. */
-static int
-get_keeps(const zvdata *d, const ncc_sel *s)
-{
-    double touched = 1;
-    if (d->shard != NULL || d->eng.vstr || d->eng.cache.max == 0 || s->n == 0)
-        return 0;
-    for (int k = 0; k < s->rank; k++)
-        touched *= (double)(s->chi[k] - s->clo[k] + 1) * (double)d->eng.g.chunk[k];
-    return (double)s->n * SPARSE < touched;
-}
-
-/* Whether get s may share the variable with other gets: one that keeps
- * chunks changes the cache, and (sharded) one that writes the dirty shards
- * back first changes the store; others change none of the engine's state
- * (keep_sparse is 0 whenever the lock is shared).  Fetching, decoding and
- * copying use per-call buffers and the thread's scratch, the store's reads
- * are thread-safe, and puts, flushes and cache changes hold the lock alone.
- * Called with the lock held shared. */
-static int
-get_shares(const zvdata *d, const ncc_sel *s)
-{
-    return !get_keeps(d, s) && (d->shard == NULL || !ncc_has_dirty(&d->eng));
-}
-
+/* Gets share the variable's lock: fetching, decoding and copying use
+ * per-call buffers and the thread's scratch, the store's reads are
+ * thread-safe, the cache is only looked up (ncc_read_shared), and puts,
+ * flushes and cache changes hold the lock alone.  A small get hands the
+ * chunks it decoded back (ncc_read_keeps), and they go into the cache under
+ * the lock held alone, briefly: two threads' small gets of different chunks
+ * fetch and decode at once.  The engine drops them if the variable changed
+ * in between (ncc_keep_insert).  Held alone for the whole get: a sharded
+ * variable with dirty shards (written back first), and a small get over
+ * more chunks than one read batch (its chunks go into the cache as it
+ * reads). */
 int
 ncz_var_get(NC4_file *f, NC4_var *var, const size_t *start, const size_t *count, const ptrdiff_t *stride,
             nc_type memtype, void *buf)
 {
     zvdata *d;
     ncc_sel s;
+    ncc_kept kept;
     int stat;
     if ((stat = resolve_memtype(var, &memtype)))
         return stat;
     if ((stat = setup(f, var, &d)))
         return stat;
+    memset(&kept, 0, sizeof(kept));
     pthread_rwlock_rdlock(&d->oplock);
-    if ((stat = make_sel(var, d, start, count, stride, 0, &s)) == NC_NOERR && !get_shares(d, &s)) {
-        pthread_rwlock_unlock(&d->oplock);
-        pthread_rwlock_wrlock(&d->oplock);
-        /* Alone (the selection made again: dimensions may have grown
-         * meanwhile).  A small get keeps its chunks; keep_sparse is set only
-         * while the lock is held alone. */
-        if ((stat = make_sel(var, d, start, count, stride, 0, &s)) == NC_NOERR) {
-            d->eng.keep_sparse = get_keeps(d, &s) ? SPARSE : 0;
-            stat = var_get(f, var, d, &s, memtype, buf);
-            d->eng.keep_sparse = 0;
-        }
-    } else if (stat == NC_NOERR) {
-        stat = var_get(f, var, d, &s, memtype, buf);
-    }
+    if ((stat = make_sel(var, d, start, count, stride, 0, &s)) == NC_NOERR &&
+        (d->shard == NULL || !ncc_has_dirty(&d->eng)))
+        stat = var_get(f, var, d, &s, memtype, buf, &kept);
+    else if (stat == NC_NOERR)
+        stat = NCC_DECLINED;
     pthread_rwlock_unlock(&d->oplock);
+    if (stat == NCC_DECLINED) {
+        /* Alone (the selection made again: dimensions may have grown
+         * meanwhile). */
+        pthread_rwlock_wrlock(&d->oplock);
+        if ((stat = make_sel(var, d, start, count, stride, 0, &s)) == NC_NOERR)
+            stat = var_get(f, var, d, &s, memtype, buf, NULL);
+        pthread_rwlock_unlock(&d->oplock);
+    } else if (kept.n > 0) {
+        pthread_rwlock_wrlock(&d->oplock);
+        ncc_keep_insert(&d->eng, &kept);
+        pthread_rwlock_unlock(&d->oplock);
+    }
+    ncc_kept_free(&d->eng, &kept);
     return stat;
 }
 

@@ -99,6 +99,14 @@ file(MAKE_DIRECTORY ${_zrt_dir}/pointreads)
 add_test(NAME tst_zdata_pointreads COMMAND tst_zdata_pointreads ${_zrt_dir}/pointreads)
 set_tests_properties(tst_zdata_pointreads PROPERTIES LABELS nczarr SKIP_RETURN_CODE 77)
 
+# Two threads' point reads of different chunks of one variable fetch and
+# decode at the same time (the cache insertion alone is exclusive); a
+# writer beside them leaves no stale chunk cached.
+nczarr_program(tst_zdata_keepshare)
+file(MAKE_DIRECTORY ${_zrt_dir}/keepshare)
+add_test(NAME tst_zdata_keepshare COMMAND tst_zdata_keepshare ${_zrt_dir}/keepshare)
+set_tests_properties(tst_zdata_keepshare PROPERTIES LABELS nczarr SKIP_RETURN_CODE 77)
+
 # NOFILL variables store their all-zero chunks: zarr-python (v2, dir and
 # zip) and zarrita (v3, plain and sharded) read exactly what was written.
 if(EXISTS /usr/bin/python3)
